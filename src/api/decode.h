@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+// One decoder for every entry point: argument checks with cuBLAS 13.1's rules,
+// type support, and the translation of a RawCall into a GemmProblem.
+#pragma once
+
+#include "api/raw_call.h"
+#include "bwgemm/bwgemm.h"
+#include "dispatch/problem.h"
+
+namespace bwgemm {
+
+// Decides from the arguments alone (the handle is not touched, no pointer is
+// dereferenced) whether bwgemm may take the call. Returns
+// BWGEMM_REASON_KERNEL_SELECTED for a candidate; any other reason means the
+// call is forwarded unchanged: invalid arguments (cuBLAS reports them), quick
+// returns, and everything bwgemm does not run.
+bwgemmReason_t classify_call(const RawCall& call);
+
+// Builds the problem of a candidate call. Host-mode scalars are read here, as
+// the compute type implies (float for the 32F compute types bwgemm takes).
+GemmProblem make_problem(const RawCall& call, cublasPointerMode_t mode, cudaStream_t stream);
+
+// Checks what the kernels need of memory: 16-byte aligned bases, leading
+// dimensions and strides, non-overlapping C across a batch, sizes in range.
+bwgemmReason_t check_layout(const GemmProblem& p);
+
+}  // namespace bwgemm

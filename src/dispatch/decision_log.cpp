@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+#include "dispatch/decision_log.h"
+
+#include <cinttypes>
+#include <cstdint>
+#include <cstring>
+#include <mutex>
+
+#include "dispatch/env_config.h"
+#include "dispatch/log.h"
+
+namespace bwgemm {
+namespace {
+
+struct Decision {
+  bwgemmPath_t path;
+  bwgemmReason_t reason;
+  const char* kernel;
+};
+thread_local Decision t_last{BWGEMM_PATH_NONE, BWGEMM_REASON_KERNEL_SELECTED, ""};
+
+// Decisions already logged at BWGEMM_LOG=1, as hashes in an open-addressed
+// table. When it fills up, further decisions are logged every time.
+constexpr size_t kSeenSlots = 4096;
+uint64_t g_seen[kSeenSlots];
+std::mutex g_seen_mutex;
+
+uint64_t mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+  return h * 0xff51afd7ed558ccdull;
+}
+
+uint64_t decision_key(const RawCall& c, const Decision& d) {
+  uint64_t h = 0;
+  for (uint64_t v :
+       {uint64_t(c.entry), uint64_t(c.transa), uint64_t(c.transb), uint64_t(c.m), uint64_t(c.n),
+        uint64_t(c.k), uint64_t(c.Atype), uint64_t(c.Btype), uint64_t(c.Ctype), uint64_t(c.lda),
+        uint64_t(c.ldb), uint64_t(c.ldc), uint64_t(c.batch), uint64_t(c.compute), uint64_t(c.algo),
+        uint64_t(d.path), uint64_t(d.reason), uint64_t(reinterpret_cast<uintptr_t>(d.kernel))})
+    h = mix(h, v);
+  return h | 1;  // 0 marks an empty slot
+}
+
+bool first_time(uint64_t key) {
+  std::lock_guard<std::mutex> lock(g_seen_mutex);
+  for (size_t i = 0, slot = key % kSeenSlots; i < kSeenSlots; ++i, slot = (slot + 1) % kSeenSlots) {
+    if (g_seen[slot] == key) return false;
+    if (g_seen[slot] == 0) {
+      g_seen[slot] = key;
+      return true;
+    }
+  }
+  return true;
+}
+
+const char* path_name(bwgemmPath_t p) {
+  switch (p) {
+    case BWGEMM_PATH_NONE: return "none";
+    case BWGEMM_PATH_CUBLAS: return "cublas";
+    case BWGEMM_PATH_SM90: return "sm90";
+    case BWGEMM_PATH_SM100: return "sm100";
+  }
+  return "?";
+}
+
+void log_decision(const RawCall& c, const Decision& d) {
+  log_line("%s transa=%d transb=%d m=%" PRId64 " n=%" PRId64 " k=%" PRId64
+           " Atype=%d Btype=%d Ctype=%d lda=%" PRId64 " ldb=%" PRId64 " ldc=%" PRId64
+           " strideA=%lld strideB=%lld strideC=%lld batch=%" PRId64
+           " compute=%d algo=%d -> %s%s%s (%s)",
+           entry_point_name(c.entry), int(c.transa), int(c.transb), c.m, c.n, c.k, int(c.Atype),
+           int(c.Btype), int(c.Ctype), c.lda, c.ldb, c.ldc, c.strideA, c.strideB, c.strideC,
+           c.batch, int(c.compute), int(c.algo), path_name(d.path), d.kernel[0] ? " " : "",
+           d.kernel, reason_name(d.reason));
+}
+
+}  // namespace
+
+void record_decision(const RawCall& call, bwgemmPath_t path, bwgemmReason_t reason,
+                     const char* kernel) {
+  t_last = Decision{path, reason, kernel};
+  const int level = env_config().log_level;
+  if (level >= 2 || (level == 1 && first_time(decision_key(call, t_last))))
+    log_decision(call, t_last);
+}
+
+void last_decision(bwgemmDispatchInfo_t* info) {
+  info->path = t_last.path;
+  info->reason = t_last.reason;
+  info->reason_name = reason_name(t_last.reason);
+  info->reason_message = reason_message(t_last.reason);
+  info->kernel = t_last.kernel;
+}
+
+const char* reason_name(bwgemmReason_t reason) {
+  switch (reason) {
+#define BWGEMM_REASON_NAME_(name, value, message) \
+  case BWGEMM_REASON_##name: return #name;
+    BWGEMM_REASON_MAP(BWGEMM_REASON_NAME_)
+#undef BWGEMM_REASON_NAME_
+  }
+  return "UNKNOWN";
+}
+
+const char* reason_message(bwgemmReason_t reason) {
+  switch (reason) {
+#define BWGEMM_REASON_MESSAGE_(name, value, message) \
+  case BWGEMM_REASON_##name: return message;
+    BWGEMM_REASON_MAP(BWGEMM_REASON_MESSAGE_)
+#undef BWGEMM_REASON_MESSAGE_
+  }
+  return "unknown reason";
+}
+
+void decision_log_reset() {
+  std::lock_guard<std::mutex> lock(g_seen_mutex);
+  std::memset(g_seen, 0, sizeof g_seen);
+}
+
+}  // namespace bwgemm

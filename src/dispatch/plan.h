@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+// The dispatch decision: a pure function of the problem, the device and the
+// policy.
+#pragma once
+
+#include <cstdint>
+
+#include "bwgemm/bwgemm.h"
+#include "dispatch/kernel_family.h"
+
+namespace bwgemm {
+
+struct Plan {
+  const KernelFamily* family;  // NULL: forward to cuBLAS
+  int config;
+  bwgemmReason_t reason;
+};
+
+// Paths switched off for the process (environment, failed self-check), as a
+// bit mask of (1u << bwgemmPath_t).
+using DisabledPaths = uint32_t;
+
+Plan plan_gemm(const GemmProblem& p, const DeviceCaps& caps, bwgemmPolicy_t policy,
+               KernelFamilyList families, DisabledPaths disabled);
+
+}  // namespace bwgemm
