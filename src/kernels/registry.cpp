@@ -3,7 +3,13 @@
 #include "dispatch/kernel_family.h"
 
 namespace bwgemm {
+namespace sm90 {
+extern const KernelFamily kFamily;
+}
 
-KernelFamilyList registered_kernel_families() { return {nullptr, 0}; }
+KernelFamilyList registered_kernel_families() {
+  static const KernelFamily* const families[] = {&sm90::kFamily};
+  return {families, sizeof families / sizeof families[0]};
+}
 
 }  // namespace bwgemm

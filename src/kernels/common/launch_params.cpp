@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+#include "kernels/common/launch_params.h"
+
+namespace bwgemm {
+
+LaunchMaps launch_map_specs(const KernelView& v, const TileShape& s) {
+  LaunchMaps maps;
+  // K-major operands load a whole block per box; M/N-major ones mn_box at a
+  // time (the 128-byte swizzle span).
+  const uint32_t row_box = v.row_operand.mn_major ? s.mn_box : s.block_rows;
+  const uint32_t col_box = v.col_operand.mn_major ? s.mn_box : s.block_cols / s.cluster_size;
+  maps.row =
+      operand_tma_spec(v.row_operand, v.ab_type, v.rows, v.depth, v.batch, row_box, s.block_k);
+  maps.col =
+      operand_tma_spec(v.col_operand, v.ab_type, v.cols, v.depth, v.batch, col_box, s.block_k);
+  maps.out = output_tma_spec(v, s.out_box_cols, s.out_box_rows);
+  return maps;
+}
+
+GemmParams launch_params_without_maps(const GemmProblem& p, const TileShape& s) {
+  const KernelView v = to_kernel_view(p);
+  GemmParams g{};
+  g.scheduler = make_tile_scheduler(v.rows, v.cols, v.batch, s.cluster_size * s.block_rows,
+                                    s.block_cols, s.group);
+  g.rows = static_cast<int32_t>(v.rows);
+  g.cols = static_cast<int32_t>(v.cols);
+  g.depth = static_cast<int32_t>(v.depth);
+  g.row_batched = v.batch > 1 && v.row_operand.stride != 0;
+  g.col_batched = v.batch > 1 && v.col_operand.stride != 0;
+  g.out_batched = v.batch > 1;
+  g.out_store_exact = (v.cols * static_cast<int64_t>(dtype_size(v.out_type))) % 16 == 0;
+  g.out = v.out;
+  g.out_ld = v.out_ld;
+  g.out_stride = v.out_stride;
+  g.alpha = {p.alpha.on_device ? 0.0f : p.alpha.value,
+             p.alpha.on_device ? p.alpha.device : nullptr};
+  g.beta = {p.beta.on_device ? 0.0f : p.beta.value, p.beta.on_device ? p.beta.device : nullptr};
+  return g;
+}
+
+bool make_launch_params(const GemmProblem& p, const TileShape& s, GemmParams* out) {
+  *out = launch_params_without_maps(p, s);
+  const KernelView v = to_kernel_view(p);
+  const LaunchMaps maps = launch_map_specs(v, s);
+  // With k == 0 no operand is ever loaded (and a map cannot have a 0 extent):
+  // the operand maps stay zero and unused.
+  if (v.depth == 0) return encode_tma_map(maps.out, &out->out_map);
+  return encode_tma_map(maps.row, &out->row_map) && encode_tma_map(maps.col, &out->col_map) &&
+         encode_tma_map(maps.out, &out->out_map);
+}
+
+}  // namespace bwgemm

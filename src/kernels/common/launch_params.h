@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+// Host side of a launch: GemmParams from a problem, for a family's tile shape.
+#pragma once
+
+#include "dispatch/problem.h"
+#include "kernels/common/gemm_params.h"
+#include "kernels/common/kernel_view.h"
+
+namespace bwgemm {
+
+// What the parameter builder needs to know of a kernel configuration.
+struct TileShape {
+  int cluster_size;
+  int block_rows, block_cols, block_k;  // per CTA, block_cols shared by the cluster
+  int mn_box;                           // M/N extent of a box of an M/N-major operand
+  int out_box_cols, out_box_rows;       // one epilogue chunk
+  int group;                            // scheduler group (cluster-row blocks)
+};
+
+// The TMA map specs of a launch (exposed for unit tests).
+struct LaunchMaps {
+  TmaMapSpec row, col, out;
+};
+LaunchMaps launch_map_specs(const KernelView& v, const TileShape& shape);
+
+// Fills everything but the encoded maps (exposed for unit tests).
+GemmParams launch_params_without_maps(const GemmProblem& p, const TileShape& shape);
+
+// The whole parameter block. False when the driver rejects a map.
+bool make_launch_params(const GemmProblem& p, const TileShape& shape, GemmParams* out);
+
+}  // namespace bwgemm

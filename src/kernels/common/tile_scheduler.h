@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+// The persistent tile scheduler shared by the kernel families.
+//
+// The output is cut into cluster tiles of (cluster_size x block_rows) x
+// block_cols; every CTA of a cluster works on the same cluster tile (its own
+// block of rows), so both run identical k-loops. Cluster c takes linear tiles
+// c, c + clusters, c + 2 * clusters, ... Linear tiles are ordered batch by
+// batch, and within a batch in groups of `group` cluster-row blocks: down the
+// rows of a group, then across the columns, snaking back on every other group
+// so consecutive tiles share operand blocks in L2.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/ptx/device.cuh"
+
+namespace bwgemm {
+
+struct TileCoord {
+  int32_t batch;
+  int32_t row_block;  // in cluster tiles
+  int32_t col_block;
+};
+
+struct TileScheduler {
+  int32_t row_blocks;  // cluster tiles along the rows
+  int32_t col_blocks;
+  int32_t batch;
+  int32_t group;  // cluster-row blocks per group, >= 1
+
+  BWGEMM_HOST_DEVICE int64_t tile_count() const { return int64_t{row_blocks} * col_blocks * batch; }
+
+  BWGEMM_HOST_DEVICE TileCoord tile(int64_t linear) const {
+    const int64_t per_batch = int64_t{row_blocks} * col_blocks;
+    const int32_t b = static_cast<int32_t>(linear / per_batch);
+    const int64_t t = linear - b * per_batch;
+    const int64_t per_group = int64_t{group} * col_blocks;
+    const int32_t g = static_cast<int32_t>(t / per_group);
+    const int32_t first_row = g * group;
+    const int32_t rows_in_group = row_blocks - first_row < group ? row_blocks - first_row : group;
+    const int64_t in_group = t - g * per_group;
+    const int32_t row = first_row + static_cast<int32_t>(in_group % rows_in_group);
+    int32_t col = static_cast<int32_t>(in_group / rows_in_group);
+    if (g & 1) col = col_blocks - 1 - col;
+    return {b, row, col};
+  }
+};
+
+inline int32_t ceil_div(int64_t a, int64_t b) { return static_cast<int32_t>((a + b - 1) / b); }
+
+// A scheduler over rows x cols x batch for the given cluster tile.
+inline TileScheduler make_tile_scheduler(int64_t rows, int64_t cols, int64_t batch,
+                                         int cluster_rows, int block_cols, int group) {
+  TileScheduler s;
+  s.row_blocks = ceil_div(rows, cluster_rows);
+  s.col_blocks = ceil_div(cols, block_cols);
+  s.batch = static_cast<int32_t>(batch);
+  s.group = group < 1 ? 1 : group;
+  return s;
+}
+
+}  // namespace bwgemm

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+// encode_tma_map through the driver's cuTensorMapEncodeTiled, reached via the
+// runtime's entry-point query so that libbwgemm needs no link to libcuda.
+#include <cuda_runtime_api.h>
+
+#include <atomic>
+
+#include "kernels/common/kernel_view.h"
+
+namespace bwgemm {
+namespace {
+
+using EncodeTiled = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*,
+                                 const cuuint64_t*, const cuuint64_t*, const cuuint32_t*,
+                                 const cuuint32_t*, CUtensorMapInterleave, CUtensorMapSwizzle,
+                                 CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+
+EncodeTiled encode_entry_point() {
+  static std::atomic<EncodeTiled> cached{nullptr};
+  EncodeTiled fn = cached.load(std::memory_order_acquire);
+  if (fn == nullptr) {
+    void* sym = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &sym, 12000, cudaEnableDefault,
+                                         &found) != cudaSuccess ||
+        found != cudaDriverEntryPointSuccess)
+      return nullptr;
+    fn = reinterpret_cast<EncodeTiled>(sym);
+    cached.store(fn, std::memory_order_release);
+  }
+  return fn;
+}
+
+}  // namespace
+
+bool encode_tma_map(const TmaMapSpec& s, CUtensorMap* out) {
+  EncodeTiled encode = encode_entry_point();
+  if (encode == nullptr) return false;
+  const cuuint64_t dims[3] = {s.dims[0], s.dims[1], s.dims[2]};
+  const cuuint64_t strides[2] = {s.strides[0], s.strides[1]};
+  const cuuint32_t box[3] = {s.box[0], s.box[1], s.box[2]};
+  const cuuint32_t element_strides[3] = {1, 1, 1};
+  // Out-of-bounds loads fill zeros (FLOAT_OOB_FILL_NONE), which the kernels
+  // rely on for partial tiles.
+  return encode(out, s.dtype, 3, const_cast<void*>(s.base), dims, strides, box, element_strides,
+                CU_TENSOR_MAP_INTERLEAVE_NONE, s.swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
+}  // namespace bwgemm

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+// Thread, block and cluster indices and the dynamic shared memory base: the
+// only way kernel bodies learn where they are.
+#pragma once
+
+#include "kernels/ptx/device.cuh"
+
+namespace bwgemm::ptx {
+
+BWGEMM_DEVICE uint32_t thread_index() { return threadIdx.x; }
+BWGEMM_DEVICE uint32_t warp_index() { return threadIdx.x / 32; }
+BWGEMM_DEVICE uint32_t lane_index() { return threadIdx.x % 32; }
+
+// %cluster_ctarank: this CTA's rank within its cluster.
+BWGEMM_DEVICE uint32_t cluster_cta_rank() {
+  uint32_t r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return r;
+}
+
+// %clusterid.x and %nclusterid.x: the cluster's index in a 1-D grid of clusters.
+BWGEMM_DEVICE uint32_t cluster_index() {
+  uint32_t r;
+  asm volatile("mov.u32 %0, %%clusterid.x;" : "=r"(r));
+  return r;
+}
+
+BWGEMM_DEVICE uint32_t cluster_count() {
+  uint32_t r;
+  asm volatile("mov.u32 %0, %%nclusterid.x;" : "=r"(r));
+  return r;
+}
+
+BWGEMM_DEVICE uint8_t* dynamic_smem() {
+  extern __shared__ __align__(1024) uint8_t bwgemm_dynamic_smem[];
+  return bwgemm_dynamic_smem;
+}
+
+// 32-bit shared-window address of a generic pointer into shared memory.
+BWGEMM_DEVICE uint32_t smem_address(const void* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+
+}  // namespace bwgemm::ptx
