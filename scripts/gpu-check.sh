@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The whole GPU-machine check, one command, comparable between sessions:
+# build, GPU test suites, compute-sanitizer subset, benchmark suites.
+#   usage: scripts/gpu-check.sh [build|tests|sanitizer|bench|all]...   (default: all)
+# Logs, CSV and plots go to $OUT (the device tool's output folder) or
+# ./gpu-results. Every step runs under a timeout, so a hung kernel shows up
+# as a failure instead of eating the session.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-gpu-results}
+mkdir -p "$out"
+build=build-gpu
+steps=("$@")
+[ ${#steps[@]} -eq 0 ] && steps=(all)
+want() { for s in "${steps[@]}"; do [ "$s" = "$1" ] || [ "$s" = all ] && return 0; done; return 1; }
+status=0
+step() {  # step NAME TIMEOUT CMD...: run, log to $out/NAME.log, remember failures
+  local name=$1 limit=$2
+  shift 2
+  echo "== $name"
+  timeout -s KILL "$limit" "$@" >"$out/$name.log" 2>&1
+  local rc=$?
+  tail -n 25 "$out/$name.log"
+  echo "== $name: exit $rc"
+  [ $rc -eq 0 ] || status=1
+  return $rc
+}
+
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw \
+  --format=csv | tee "$out/gpu.txt"
+
+if want build || want tests || want sanitizer || want bench; then
+  gen=()
+  command -v ninja >/dev/null && gen=(-G Ninja)
+  step configure 300 cmake -S . -B "$build" "${gen[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo || exit 1
+  step build 900 cmake --build "$build" -j"$(nproc)" || exit 1
+fi
+
+if want tests; then
+  step gpu-tests 1500 ctest --test-dir "$build" -L gpu --output-on-failure --timeout 600
+fi
+
+if want sanitizer; then
+  check="$build/tests/gpu/kernel/gemm_check"
+  for tool in memcheck racecheck synccheck; do
+    step "sanitizer-$tool" 900 compute-sanitizer --tool "$tool" --error-exitcode 3 "$check" sanitizer
+  done
+fi
+
+if want bench; then
+  step bench 1800 "$build/bench/bwgemm-bench" --suite all --csv "$out/bench.csv"
+  [ -f "$out/bench.csv" ] && step plot 120 python3 bench/plot.py "$out/bench.csv" "$out/bench.png"
+fi
+
+echo "gpu-check: $([ $status -eq 0 ] && echo PASSED || echo FAILED) (logs in $out)"
+exit $status

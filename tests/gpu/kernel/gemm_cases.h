@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+// One GEMM test case: its description, how to run it through bwgemm or the
+// real cuBLAS, and how to check the result against an fp64 reference.
+#pragma once
+
+#include <bwgemm/bwgemm.h>
+
+#include <cstdint>
+#include <string>
+
+enum class Elem { F16, BF16, F32 };
+
+struct GemmCase {
+  Elem ab = Elem::F16, c = Elem::F16;
+  bool ta = false, tb = false;  // op(A), op(B) transposed
+  int64_t m = 1, n = 1, k = 1;
+  float alpha = 1.0f, beta = 0.0f;
+  bool device_scalars = false;
+  int64_t pad_a = 0, pad_b = 0, pad_c = 0;  // leading-dimension padding, elements
+  int64_t batch = 1;                        // > 1: strided batched entry point
+  bool broadcast_a = false, broadcast_b = false;  // batch stride 0
+};
+
+std::string describe(const GemmCase& c);
+
+// Whether the sm90 kernel is expected to take the case when forced: every
+// base, leading dimension and stride 16-byte aligned (and not overlapping).
+bool kernel_takes(const GemmCase& c);
+
+struct CaseResult {
+  bool ok;
+  bwgemmPath_t path;  // which path bwgemm took
+  std::string detail;
+};
+
+enum class Runner { BwgemmForced, RealCublas };
+
+// Every case owns device buffers: inputs (gaussian, or NaN where they must
+// not be read), C poisoned with NaN outside m x n and everywhere when beta ==
+// 0, and an fp64 reference computed on the device.
+//
+// Runs `c` once with `runner` on `stream` and checks every element of C's
+// allocation: inside m x n against the reference within a tolerance derived
+// from k and the output type, outside bit-identical to what was there.
+CaseResult run_and_check(const GemmCase& c, Runner runner, uint64_t seed, cudaStream_t stream);
+
+// Runs `c` through bwgemm (forced kernel) and returns C's bytes, for
+// determinism and concurrency comparisons.
+std::string run_and_fetch(const GemmCase& c, uint64_t seed, cudaStream_t stream,
+                          cublasHandle_t handle);
+
+// Captures the call in a CUDA graph, replays it `replays` times and returns C.
+std::string run_in_graph_and_fetch(const GemmCase& c, uint64_t seed, int replays);
+
+// Checks the device fp64 reference itself on a few elements against an fp64
+// sum on the host. Returns false (and says why) on a mismatch.
+bool spot_check_reference(const GemmCase& c, uint64_t seed, std::string* detail);

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: MIT
+// GPU tests of bwgemm's own kernel, forced through the public API.
+//   gemm_check matrix            the fixed case matrix (also against cuBLAS)
+//   gemm_check random [N] [SEED] N seeded random cases (seed printed)
+//   gemm_check determinism       identical bits run to run
+//   gemm_check graph             CUDA graph capture and replay
+//   gemm_check threads           8 threads x 8 streams against serial results
+//   gemm_check sanitizer         a small subset, for compute-sanitizer runs
+#include <bwgemm/bwgemm.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gemm_cases.h"
+#include "gpu_check.h"
+
+namespace {
+
+struct Tally {
+  int cases = 0, kernel = 0, forwarded = 0, failed = 0;
+
+  void add(const GemmCase& c, const CaseResult& r, const char* what = "") {
+    ++cases;
+    if (r.path == BWGEMM_PATH_SM90) ++kernel;
+    if (r.path == BWGEMM_PATH_CUBLAS) ++forwarded;
+    if (!r.ok) {
+      if (++failed <= 20) std::printf("FAIL %s%s: %s\n", what, describe(c).c_str(), r.detail.c_str());
+    }
+  }
+
+  int finish(const char* name) const {
+    std::printf("%s: %d cases, %d on the sm90 kernel, %d forwarded, %d failed\n", name, cases,
+                kernel, forwarded, failed);
+    return failed == 0 && cases > 0 ? 0 : 1;
+  }
+};
+
+const Elem kTypes[2] = {Elem::F16, Elem::BF16};
+const float kAlphaBeta[4][2] = {{1, 0}, {0.5f, 2}, {0, 1}, {-1, 0.25f}};
+
+struct Shape {
+  int64_t m, n, k;
+};
+
+std::vector<Shape> matrix_shapes() {
+  std::vector<Shape> shapes;
+  for (int64_t s : {1, 7, 63, 64, 65, 127, 128, 129, 255, 256, 257, 1000, 1024, 2049})
+    shapes.push_back({s, s, s});
+  const Shape mixed[] = {{65, 257, 129},  {1000, 7, 1024},  {7, 1000, 63},  {2049, 129, 64},
+                         {129, 2049, 255}, {256, 1, 1000},  {1, 256, 7},    {1024, 65, 2049},
+                         {257, 1024, 1},   {63, 64, 0},     {128, 129, 0},  {511, 513, 1000}};
+  shapes.insert(shapes.end(), std::begin(mixed), std::end(mixed));
+  return shapes;
+}
+
+// Every (input type, output type, ops) combination over every shape; the
+// remaining factors rotate so that each combination meets every value.
+int run_matrix() {
+  Tally ours, theirs;
+  int spot_failures = 0;
+  const std::vector<Shape> shapes = matrix_shapes();
+  int combo = 0;
+  for (Elem ab : kTypes)
+    for (bool f32_out : {false, true})
+      for (int ops = 0; ops < 4; ++ops, ++combo)
+        for (size_t s = 0; s < shapes.size(); ++s) {
+          GemmCase c;
+          c.ab = ab;
+          c.c = f32_out ? Elem::F32 : ab;
+          c.ta = ops & 1;
+          c.tb = ops & 2;
+          c.m = shapes[s].m;
+          c.n = shapes[s].n;
+          c.k = shapes[s].k;
+          const int rot = int(s) + combo;
+          c.alpha = kAlphaBeta[rot % 4][0];
+          c.beta = kAlphaBeta[rot % 4][1];
+          c.device_scalars = (rot / 4) % 2;
+          const int64_t pads[3] = {0, 8, 24};
+          c.pad_a = pads[rot % 3];
+          c.pad_b = pads[(rot + 1) % 3];
+          c.pad_c = pads[(rot + 2) % 3];
+          c.batch = rot % 2 ? 3 : 1;
+          c.broadcast_a = c.batch > 1 && rot % 5 == 0;
+          c.broadcast_b = c.batch > 1 && rot % 7 == 0;
+          const uint64_t seed = 1000 + combo * 100 + s;
+          ours.add(c, run_and_check(c, Runner::BwgemmForced, seed, nullptr));
+          // cuBLAS as a second opinion: it must pass the same checker.
+          theirs.add(c, run_and_check(c, Runner::RealCublas, seed, nullptr), "cuBLAS ");
+          std::string detail;
+          if (c.m * c.n * c.k <= 257 * 257 * 257 && !spot_check_reference(c, seed, &detail)) {
+            ++spot_failures;
+            std::printf("FAIL reference %s: %s\n", describe(c).c_str(), detail.c_str());
+          }
+        }
+  const int a = ours.finish("matrix (bwgemm kernel forced)");
+  const int b = theirs.finish("matrix (real cuBLAS, same checker)");
+  std::printf("matrix: device fp64 reference spot-checked on the host, %d mismatches\n",
+              spot_failures);
+  return a | b | (spot_failures != 0);
+}
+
+int64_t pick_size(std::mt19937_64& rng, int64_t max) {
+  switch (rng() % 3) {
+    case 0: return 1 + int64_t(rng() % max);
+    case 1: {  // just around a tile boundary
+      const int64_t base = 64 * (1 + int64_t(rng() % (max / 64)));
+      return std::max<int64_t>(1, base + int64_t(rng() % 3) - 1);
+    }
+    default: return 1 + int64_t(rng() % 64);
+  }
+}
+
+int run_random(int count, uint64_t seed) {
+  std::printf("random: %d cases, seed %llu (reproduce: gemm_check random %d %llu)\n", count,
+              (unsigned long long)seed, count, (unsigned long long)seed);
+  std::mt19937_64 rng(seed);
+  const float alphas[] = {1, 0.5f, -1, 0, 2.5f};
+  const float betas[] = {0, 1, 0.25f, -2};
+  const int64_t pads[] = {0, 0, 8, 16, 3};  // 3 leaves 16-byte alignment: forwarded
+  Tally tally;
+  for (int i = 0; i < count; ++i) {
+    GemmCase c;
+    c.ab = kTypes[rng() % 2];
+    c.c = rng() % 2 ? Elem::F32 : c.ab;
+    c.ta = rng() % 2;
+    c.tb = rng() % 2;
+    c.m = pick_size(rng, 700);
+    c.n = pick_size(rng, 700);
+    c.k = rng() % 10 == 0 ? 0 : pick_size(rng, 600);
+    c.alpha = alphas[rng() % 5];
+    c.beta = betas[rng() % 4];
+    c.device_scalars = rng() % 2;
+    c.pad_a = pads[rng() % 5];
+    c.pad_b = pads[rng() % 5];
+    c.pad_c = pads[rng() % 5];
+    c.batch = 1 + int64_t(rng() % 3);
+    c.broadcast_a = c.batch > 1 && rng() % 4 == 0;
+    c.broadcast_b = c.batch > 1 && rng() % 4 == 0;
+    tally.add(c, run_and_check(c, Runner::BwgemmForced, seed + uint64_t(i), nullptr));
+  }
+  return tally.finish("random");
+}
+
+std::vector<GemmCase> small_cases() {
+  std::vector<GemmCase> cases;
+  int i = 0;
+  for (Elem ab : kTypes)
+    for (int ops = 0; ops < 4; ++ops, ++i) {
+      GemmCase c;
+      c.ab = ab;
+      c.c = i % 2 ? Elem::F32 : ab;
+      c.ta = ops & 1;
+      c.tb = ops & 2;
+      c.m = 300 + 7 * i;
+      c.n = 520 - 9 * i;
+      c.k = 200 + 5 * i;
+      c.alpha = kAlphaBeta[i % 4][0];
+      c.beta = kAlphaBeta[i % 4][1];
+      c.device_scalars = i % 3 == 0;
+      c.pad_c = 8;
+      c.batch = 1 + i % 2;
+      cases.push_back(c);
+    }
+  return cases;
+}
+
+int run_determinism() {
+  cudaStream_t stream;
+  CUDA_OK(cudaStreamCreate(&stream));
+  cublasHandle_t handle;
+  CUBLAS_OK(cublasCreate_v2(&handle));
+  CUBLAS_OK(cublasSetStream_v2(handle, stream));
+  int failed = 0, runs = 0;
+  std::vector<GemmCase> cases = small_cases();
+  GemmCase big;
+  big.m = 2048;
+  big.n = 3000;
+  big.k = 4096;
+  big.ta = true;
+  cases.push_back(big);
+  for (const GemmCase& c : cases) {
+    const std::string first = run_and_fetch(c, 7, stream, handle);
+    const std::string second = run_and_fetch(c, 7, stream, handle);
+    ++runs;
+    if (first != second) {
+      ++failed;
+      std::printf("FAIL determinism: %s differs between runs\n", describe(c).c_str());
+    }
+  }
+  cublasDestroy_v2(handle);
+  cudaStreamDestroy(stream);
+  std::printf("determinism: %d cases run twice, %d differed\n", runs, failed);
+  return failed != 0;
+}
+
+int run_graph() {
+  cudaStream_t stream;
+  CUDA_OK(cudaStreamCreate(&stream));
+  cublasHandle_t handle;
+  CUBLAS_OK(cublasCreate_v2(&handle));
+  CUBLAS_OK(cublasSetStream_v2(handle, stream));
+  int failed = 0, runs = 0;
+  for (const GemmCase& c : small_cases()) {
+    const std::string eager = run_and_fetch(c, 11, stream, handle);
+    const std::string graphed = run_in_graph_and_fetch(c, 11, 3);
+    ++runs;
+    if (eager != graphed) {
+      ++failed;
+      std::printf("FAIL graph: %s replay differs from the eager run\n", describe(c).c_str());
+    }
+  }
+  cublasDestroy_v2(handle);
+  cudaStreamDestroy(stream);
+  std::printf("graph: %d cases captured and replayed, %d differed\n", runs, failed);
+  return failed != 0;
+}
+
+int run_threads() {
+  const std::vector<GemmCase> cases = small_cases();
+  // Serial results first, on one stream.
+  std::vector<std::string> serial;
+  {
+    cudaStream_t stream;
+    CUDA_OK(cudaStreamCreate(&stream));
+    cublasHandle_t handle;
+    CUBLAS_OK(cublasCreate_v2(&handle));
+    CUBLAS_OK(cublasSetStream_v2(handle, stream));
+    for (const GemmCase& c : cases) serial.push_back(run_and_fetch(c, 21, stream, handle));
+    cublasDestroy_v2(handle);
+    cudaStreamDestroy(stream);
+  }
+  // Then 8 threads, each with its own handle and stream, all cases each.
+  constexpr int kThreadCount = 8;
+  std::vector<int> mismatches(kThreadCount, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreadCount; ++t)
+    threads.emplace_back([&, t] {
+      cudaStream_t stream;
+      CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+      cublasHandle_t handle;
+      CUBLAS_OK(cublasCreate_v2(&handle));
+      CUBLAS_OK(cublasSetStream_v2(handle, stream));
+      for (size_t i = 0; i < cases.size(); ++i) {
+        const size_t which = (i + t) % cases.size();
+        if (run_and_fetch(cases[which], 21, stream, handle) != serial[which]) ++mismatches[t];
+      }
+      cublasDestroy_v2(handle);
+      cudaStreamDestroy(stream);
+    });
+  for (std::thread& th : threads) th.join();
+  int failed = 0;
+  for (int m : mismatches) failed += m;
+  std::printf("threads: %d threads x %zu cases on their own streams, %d differed from serial\n",
+              kThreadCount, cases.size(), failed);
+  return failed != 0;
+}
+
+int run_sanitizer_subset() {
+  Tally tally;
+  for (const GemmCase& c : small_cases())
+    tally.add(c, run_and_check(c, Runner::BwgemmForced, 5, nullptr));
+  return tally.finish("sanitizer subset");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  skip_without_gpu();
+  int major = 0;
+  CUDA_OK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0));
+  if (major != 9) {
+    std::printf("SKIP: the sm90 kernel needs compute capability 9.0 (this GPU is %d.x)\n", major);
+    return 77;
+  }
+  const std::string mode = argc > 1 ? argv[1] : "matrix";
+  if (mode == "matrix") return run_matrix();
+  if (mode == "random")
+    return run_random(argc > 2 ? std::atoi(argv[2]) : 2000,
+                      argc > 3 ? std::strtoull(argv[3], nullptr, 10) : std::random_device{}());
+  if (mode == "determinism") return run_determinism();
+  if (mode == "graph") return run_graph();
+  if (mode == "threads") return run_threads();
+  if (mode == "sanitizer") return run_sanitizer_subset();
+  std::fprintf(stderr, "unknown mode %s\n", mode.c_str());
+  return 2;
+}
