@@ -21,7 +21,7 @@ foreach(kind LIBDIR INCLUDEDIR)
     set(BWGEMM_PC_${kind} "\${prefix}/${CMAKE_INSTALL_${kind}}")
   endif()
 endforeach()
-get_filename_component(BWGEMM_PC_CUDAROOT "${CUDAToolkit_INCLUDE_DIRS}/.." ABSOLUTE)
+get_filename_component(BWGEMM_PC_CUDAROOT "${BWGEMM_CUBLAS_INCLUDE_DIR}/.." ABSOLUTE)
 # The prefix is only known at install time (`cmake --install --prefix` may
 # change it), so the template is filled in two steps: everything but the
 # prefix now, the prefix when installing, straight into the destination.
