@@ -20,10 +20,19 @@ cudaDataType cuda_type(Elem e) {
 }
 const char* elem_name(Elem e) { return e == Elem::F16 ? "f16" : e == Elem::BF16 ? "bf16" : "f32"; }
 
+// Half the spacing of the output type's subnormals: the absolute rounding
+// error near zero.
+double subnormal_half_spacing(Elem e) {
+  return e == Elem::F16    ? std::ldexp(1.0, -25)
+         : e == Elem::BF16 ? std::ldexp(1.0, -134)
+                           : std::ldexp(1.0, -150);
+}
+
 // Unit roundoff of the output type.
 double unit_roundoff(Elem e) {
-  return e == Elem::F16 ? std::ldexp(1.0, -11) : e == Elem::BF16 ? std::ldexp(1.0, -8)
-                                                                 : std::ldexp(1.0, -24);
+  return e == Elem::F16    ? std::ldexp(1.0, -11)
+         : e == Elem::BF16 ? std::ldexp(1.0, -8)
+                           : std::ldexp(1.0, -24);
 }
 
 __host__ __device__ double load(Elem e, const void* p, int64_t i) {
@@ -94,9 +103,12 @@ Dims dims_of(const GemmCase& c) {
   d.cols_a = c.ta ? c.m : c.k;
   d.rows_b = c.tb ? c.n : c.k;
   d.cols_b = c.tb ? c.k : c.n;
-  d.lda = std::max<int64_t>(1, d.rows_a) + c.pad_a;
-  d.ldb = std::max<int64_t>(1, d.rows_b) + c.pad_b;
-  d.ldc = std::max<int64_t>(1, c.m) + c.pad_c;
+  const auto ld = [&](int64_t rows, int64_t pad) {
+    return (std::max<int64_t>(1, rows) + c.ld_align - 1) / c.ld_align * c.ld_align + pad;
+  };
+  d.lda = ld(d.rows_a, c.pad_a);
+  d.ldb = ld(d.rows_b, c.pad_b);
+  d.ldc = ld(c.m, c.pad_c);
   // Batch strides keep a gap of 8 elements between matrices, so a write past
   // one matrix lands in the poisoned gap.
   d.stride_a = c.broadcast_a ? 0 : d.lda * d.cols_a + 8;
@@ -131,7 +143,7 @@ __global__ void reference(GemmCase c, Dims d, const void* A, const void* B, cons
 }
 
 __global__ void check(GemmCase c, Dims d, const void* C, const void* C0, const double* ref,
-                      const double* bound, double u_out, Failures* out) {
+                      const double* bound, double u_out, double abs_out, Failures* out) {
   const size_t es = c.c == Elem::F32 ? 4 : 2;
   for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < d.size_c;
        e += int64_t(gridDim.x) * blockDim.x) {
@@ -141,12 +153,16 @@ __global__ void check(GemmCase c, Dims d, const void* C, const void* C0, const d
     if (inside) {
       const int64_t t = (b * c.n + j) * c.m + i;
       const double v = load(c.c, C, e);
-      const double tol = u_out * fabs(ref[t]) + double(c.k + 4) * ldexp(1.0, -22) * bound[t];
+      // Output rounding (relative, or absolute among subnormals) plus fp32
+      // accumulation over k products and the alpha/beta update.
+      const double tol =
+          u_out * fabs(ref[t]) + abs_out + double(c.k + 4) * ldexp(1.0, -22) * bound[t];
       bad = !(fabs(v - ref[t]) <= tol);  // NaN fails
     } else {
       bad = false;
       for (size_t byte = 0; byte < es; ++byte)
-        bad |= static_cast<const char*>(C)[e * es + byte] != static_cast<const char*>(C0)[e * es + byte];
+        bad |= static_cast<const char*>(C)[e * es + byte] !=
+               static_cast<const char*>(C0)[e * es + byte];
     }
     if (bad) {
       atomicAdd(&out->count, 1ull);
@@ -161,7 +177,10 @@ constexpr int kBlocks = 1024, kThreads = 256;
 
 class CaseBuffers {
  public:
-  CaseBuffers(const GemmCase& c, uint64_t seed, cudaStream_t stream)
+  // nan_unread_inputs: when alpha == 0, fill A and B with NaN (bwgemm's kernel
+  // must not read them; cuBLAS does read them in device pointer mode and in
+  // strided-batched calls, so forwarded and cuBLAS runs get gaussian inputs).
+  CaseBuffers(const GemmCase& c, uint64_t seed, cudaStream_t stream, bool nan_unread_inputs)
       : c_(c),
         d_(dims_of(c)),
         a_(d_.size_a * elem_size(c.ab)),
@@ -172,8 +191,7 @@ class CaseBuffers {
         bound_(c.m * c.n * c.batch),
         scalars_(2),
         failures_(1) {
-    if (c.alpha == 0.0f) {
-      // alpha == 0 must not read A or B: make any read visible.
+    if (c.alpha == 0.0f && nan_unread_inputs) {
       CUDA_OK(cudaMemsetAsync(a_.ptr, 0xFF, a_.count, stream));
       CUDA_OK(cudaMemsetAsync(b_.ptr, 0xFF, b_.count, stream));
     } else {
@@ -183,8 +201,8 @@ class CaseBuffers {
     // All-ones bytes are NaN in every output type.
     CUDA_OK(cudaMemsetAsync(c0_.ptr, 0xFF, c0_.count, stream));
     if (c.beta != 0.0f)
-      fill_c<<<kBlocks, kThreads, 0, stream>>>(c.c, c0_.ptr, c.m, c.n, d_.ldc, d_.stride_c,
-                                               c.batch, seed * 3 + 3);
+      fill_c<<<kBlocks, kThreads, 0, stream>>>(c.c, c0_.ptr, c.m, c.n, d_.ldc, d_.stride_c, c.batch,
+                                               seed * 3 + 3);
     reference<<<kBlocks, kThreads, 0, stream>>>(c, d_, a_.ptr, b_.ptr, c0_.ptr, ref_.ptr,
                                                 bound_.ptr);
     const float s[2] = {c.alpha, c.beta};
@@ -216,11 +234,11 @@ class CaseBuffers {
                           cuda_type(c_.ab), int(d_.lda), b_.ptr, cuda_type(c_.ab), int(d_.ldb),
                           beta, c_out_.ptr, cuda_type(c_.c), int(d_.ldc), CUBLAS_COMPUTE_32F,
                           CUBLAS_GEMM_DEFAULT_TENSOR_OP);
-    return bwgemmGemmStridedBatchedEx(
-        handle, ta, tb, int(c_.m), int(c_.n), int(c_.k), alpha, a_.ptr, cuda_type(c_.ab),
-        int(d_.lda), d_.stride_a, b_.ptr, cuda_type(c_.ab), int(d_.ldb), d_.stride_b, beta,
-        c_out_.ptr, cuda_type(c_.c), int(d_.ldc), d_.stride_c, int(c_.batch), CUBLAS_COMPUTE_32F,
-        CUBLAS_GEMM_DEFAULT_TENSOR_OP);
+    return bwgemmGemmStridedBatchedEx(handle, ta, tb, int(c_.m), int(c_.n), int(c_.k), alpha,
+                                      a_.ptr, cuda_type(c_.ab), int(d_.lda), d_.stride_a, b_.ptr,
+                                      cuda_type(c_.ab), int(d_.ldb), d_.stride_b, beta, c_out_.ptr,
+                                      cuda_type(c_.c), int(d_.ldc), d_.stride_c, int(c_.batch),
+                                      CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT_TENSOR_OP);
   }
 
   // Failing elements of the output, and the first one's description.
@@ -228,7 +246,8 @@ class CaseBuffers {
     const Failures init{0, ~0ull};
     CUDA_OK(cudaMemcpyAsync(failures_.ptr, &init, sizeof init, cudaMemcpyHostToDevice, stream));
     ::check<<<kBlocks, kThreads, 0, stream>>>(c_, d_, c_out_.ptr, c0_.ptr, ref_.ptr, bound_.ptr,
-                                              unit_roundoff(c_.c), failures_.ptr);
+                                              unit_roundoff(c_.c), subnormal_half_spacing(c_.c),
+                                              failures_.ptr);
     CUDA_OK(cudaGetLastError());
     Failures f;
     CUDA_OK(cudaMemcpyAsync(&f, failures_.ptr, sizeof f, cudaMemcpyDeviceToHost, stream));
@@ -240,8 +259,8 @@ class CaseBuffers {
     const int64_t b = e / d_.stride_c, w = e % d_.stride_c, j = w / d_.ldc, i = w % d_.ldc;
     const bool inside = b < c_.batch && j < c_.n && i < c_.m;
     std::vector<char> v(elem_size(c_.c));
-    CUDA_OK(cudaMemcpy(v.data(), static_cast<char*>(static_cast<void*>(c_out_.ptr)) +
-                                     e * elem_size(c_.c),
+    CUDA_OK(cudaMemcpy(v.data(),
+                       static_cast<char*>(static_cast<void*>(c_out_.ptr)) + e * elem_size(c_.c),
                        v.size(), cudaMemcpyDeviceToHost));
     std::ostringstream s;
     s << "element batch " << b << " (" << i << ", " << j << ") "
@@ -272,10 +291,10 @@ class CaseBuffers {
       double sum = 0;
       if (c_.alpha != 0.0f)
         for (int64_t kk = 0; kk < c_.k; ++kk)
-          sum += load(c_.ab, a.data(),
-                      bi * d_.stride_a + (c_.ta ? kk + i * d_.lda : i + kk * d_.lda)) *
-                 load(c_.ab, b.data(),
-                      bi * d_.stride_b + (c_.tb ? j + kk * d_.ldb : kk + j * d_.ldb));
+          sum +=
+              load(c_.ab, a.data(),
+                   bi * d_.stride_a + (c_.ta ? kk + i * d_.lda : i + kk * d_.lda)) *
+              load(c_.ab, b.data(), bi * d_.stride_b + (c_.tb ? j + kk * d_.ldb : kk + j * d_.ldb));
       const double cv =
           c_.beta != 0.0f ? load(c_.c, c0.data(), bi * d_.stride_c + j * d_.ldc + i) : 0.0;
       const double host = double(c_.alpha) * sum + double(c_.beta) * cv;
@@ -284,8 +303,8 @@ class CaseBuffers {
                          cudaMemcpyDeviceToHost));
       if (!(std::fabs(host - device) <= 1e-9 * (1.0 + std::fabs(host)))) {
         std::ostringstream s;
-        s << "device reference " << device << " != host fp64 " << host << " at (" << i << ", "
-          << j << ")";
+        s << "device reference " << device << " != host fp64 " << host << " at (" << i << ", " << j
+          << ")";
         *detail = s.str();
         return false;
       }
@@ -306,15 +325,18 @@ std::string describe(const GemmCase& c) {
   std::ostringstream s;
   s << elem_name(c.ab) << "->" << elem_name(c.c) << " " << (c.ta ? 'T' : 'N') << (c.tb ? 'T' : 'N')
     << " m=" << c.m << " n=" << c.n << " k=" << c.k << " alpha=" << c.alpha << " beta=" << c.beta
-    << (c.device_scalars ? " device-scalars" : " host-scalars") << " pad=" << c.pad_a << "/"
-    << c.pad_b << "/" << c.pad_c << " batch=" << c.batch << (c.broadcast_a ? " strideA=0" : "")
+    << (c.device_scalars ? " device-scalars" : " host-scalars")
+    << (c.ld_align == 1 ? " unaligned-ld" : "") << " pad=" << c.pad_a << "/" << c.pad_b << "/"
+    << c.pad_c << " batch=" << c.batch << (c.broadcast_a ? " strideA=0" : "")
     << (c.broadcast_b ? " strideB=0" : "");
   return s.str();
 }
 
 bool kernel_takes(const GemmCase& c) {
   const Dims d = dims_of(c);
-  const auto aligned = [](int64_t elems, Elem e) { return elems * int64_t(elem_size(e)) % 16 == 0; };
+  const auto aligned = [](int64_t elems, Elem e) {
+    return elems * int64_t(elem_size(e)) % 16 == 0;
+  };
   bool ok = aligned(d.lda, c.ab) && aligned(d.ldb, c.ab) && aligned(d.ldc, c.c);
   if (c.batch > 1)
     ok = ok && aligned(d.stride_a, c.ab) && aligned(d.stride_b, c.ab) && aligned(d.stride_c, c.c);
@@ -342,7 +364,7 @@ CaseResult run_and_check(const GemmCase& c, Runner runner, uint64_t seed, cudaSt
     handle = new HandleOnStream(stream);
     handle_stream = stream;
   }
-  CaseBuffers buffers(c, seed, stream);
+  CaseBuffers buffers(c, seed, stream, runner == Runner::BwgemmForced && kernel_takes(c));
   CaseResult result{true, BWGEMM_PATH_NONE, ""};
   const cublasStatus_t st = buffers.run(runner, handle->handle);
   if (st != CUBLAS_STATUS_SUCCESS) return {false, BWGEMM_PATH_NONE, "status " + std::to_string(st)};
@@ -362,22 +384,22 @@ CaseResult run_and_check(const GemmCase& c, Runner runner, uint64_t seed, cudaSt
   const Failures f = buffers.check(stream);
   if (f.count != 0) {
     result.ok = false;
-    result.detail += std::to_string(f.count) + " bad elements, first: " +
-                     buffers.describe_element(f.first);
+    result.detail +=
+        std::to_string(f.count) + " bad elements, first: " + buffers.describe_element(f.first);
   }
   return result;
 }
 
 std::string run_and_fetch(const GemmCase& c, uint64_t seed, cudaStream_t stream,
                           cublasHandle_t handle) {
-  CaseBuffers buffers(c, seed, stream);
+  CaseBuffers buffers(c, seed, stream, kernel_takes(c));
   CUBLAS_OK(buffers.run(Runner::BwgemmForced, handle));
   CUDA_OK(cudaStreamSynchronize(stream));
   return buffers.fetch_output();
 }
 
 bool spot_check_reference(const GemmCase& c, uint64_t seed, std::string* detail) {
-  CaseBuffers buffers(c, seed, nullptr);
+  CaseBuffers buffers(c, seed, nullptr, false);
   CUDA_OK(cudaDeviceSynchronize());
   return buffers.spot_check(seed, detail);
 }
@@ -390,7 +412,7 @@ std::string run_in_graph_and_fetch(const GemmCase& c, uint64_t seed, int replays
   CUBLAS_OK(cublasSetStream_v2(handle, stream));
   std::string out;
   {
-    CaseBuffers buffers(c, seed, stream);
+    CaseBuffers buffers(c, seed, stream, kernel_takes(c));
     CUDA_OK(cudaStreamSynchronize(stream));
     // Capture the GEMM alone; the output is reset before each replay so
     // beta * C reads the original C every time.

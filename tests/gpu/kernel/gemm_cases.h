@@ -16,8 +16,12 @@ struct GemmCase {
   int64_t m = 1, n = 1, k = 1;
   float alpha = 1.0f, beta = 0.0f;
   bool device_scalars = false;
-  int64_t pad_a = 0, pad_b = 0, pad_c = 0;  // leading-dimension padding, elements
-  int64_t batch = 1;                        // > 1: strided batched entry point
+  // Leading dimension = rows rounded up to ld_align elements, plus pad. With
+  // ld_align 8 every leading dimension is 16-byte aligned (the kernel takes
+  // it); with 1 it usually is not (bwgemm forwards the call).
+  int64_t ld_align = 8;
+  int64_t pad_a = 0, pad_b = 0, pad_c = 0;
+  int64_t batch = 1;                              // > 1: strided batched entry point
   bool broadcast_a = false, broadcast_b = false;  // batch stride 0
 };
 

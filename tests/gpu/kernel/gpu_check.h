@@ -15,23 +15,23 @@
 // The soname and version node of the real cuBLAS.
 #define REAL_CUBLAS "libcublas.so." GPU_CHECK_STR(CUBLAS_VER_MAJOR)
 
-#define CUDA_OK(call)                                                                       \
-  do {                                                                                      \
-    cudaError_t err_ = (call);                                                              \
-    if (err_ != cudaSuccess) {                                                              \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                    \
-                   cudaGetErrorString(err_));                                               \
-      std::exit(1);                                                                         \
-    }                                                                                       \
+#define CUDA_OK(call)                                                    \
+  do {                                                                   \
+    cudaError_t err_ = (call);                                           \
+    if (err_ != cudaSuccess) {                                           \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
+                   cudaGetErrorString(err_));                            \
+      std::exit(1);                                                      \
+    }                                                                    \
   } while (0)
 
-#define CUBLAS_OK(call)                                                                     \
-  do {                                                                                      \
-    cublasStatus_t st_ = (call);                                                            \
-    if (st_ != CUBLAS_STATUS_SUCCESS) {                                                     \
-      std::fprintf(stderr, "%s:%d: %s: status %d\n", __FILE__, __LINE__, #call, int(st_));  \
-      std::exit(1);                                                                         \
-    }                                                                                       \
+#define CUBLAS_OK(call)                                                                    \
+  do {                                                                                     \
+    cublasStatus_t st_ = (call);                                                           \
+    if (st_ != CUBLAS_STATUS_SUCCESS) {                                                    \
+      std::fprintf(stderr, "%s:%d: %s: status %d\n", __FILE__, __LINE__, #call, int(st_)); \
+      std::exit(1);                                                                        \
+    }                                                                                      \
   } while (0)
 
 // Exit code CTest reads as "skipped" (SKIP_RETURN_CODE 77).
