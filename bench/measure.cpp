@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: MIT
+#include "measure.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <thread>
+
+#include "device_ops.h"
+
+namespace bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr uint64_t kOperandSeed = 0x5EEDull;  // A, B and C of every set
+constexpr uint64_t kCheckSeed = 0xC4ECull;    // C before each correctness-check call
+constexpr uint64_t kSpinNs = 50'000;          // > host time of any one enqueue (cuBLAS: ~10 us)
+constexpr int kWarmupRounds = 3;
+constexpr double kWarmupSeconds = 0.2;  // of back-to-back calls, so the clocks have ramped
+constexpr auto kBurstIdle = std::chrono::seconds(2);
+constexpr int kRateCalls = 200;
+constexpr int kRateBatches = 5;
+// cuBLAS's own default on Hopper and Blackwell; set explicitly so that no call
+// allocates one lazily, which stream capture would refuse.
+constexpr size_t kWorkspaceBytes = size_t{32} << 20;
+constexpr size_t kAlignment = 256;
+// Rotating through operand sets with 3x the L2 in all means each set has been
+// evicted by the time it comes round again. Tiny shapes stop at the cap.
+constexpr size_t kFootprintPerL2 = 3;
+constexpr int kMaxSets = 512;
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr Stats kNotMeasured = {kNaN, kNaN, kNaN, 0};
+
+size_t align_up(size_t v) { return (v + kAlignment - 1) / kAlignment * kAlignment; }
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+Stats summarize(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  const double median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  const size_t p90 = static_cast<size_t>(std::ceil(0.9 * static_cast<double>(n))) - 1;
+  return {median, v.front(), v[p90], static_cast<int>(n)};
+}
+
+PathResult fresh(Path path) {
+  PathResult r;
+  r.path = path;
+  r.device = r.eager = r.graph = r.host = kNotMeasured;
+  r.rel_err = kNaN;
+  r.mismatch = false;
+  if (path == Path::kCublas) r.ran = {"cublas"};
+  return r;
+}
+
+// The order of the paths within a round. It goes through every permutation in
+// turn (std::next_permutation cycles back to the first), so over 6 rounds each
+// of 3 paths runs first, second and last, and after each other path, equally
+// often: no path always inherits the same predecessor's clocks or cache.
+class RoundOrder {
+ public:
+  explicit RoundOrder(size_t paths) : order_(paths) {
+    std::iota(order_.begin(), order_.end(), size_t{0});
+  }
+  const std::vector<size_t>& paths() const { return order_; }
+  void advance() { std::next_permutation(order_.begin(), order_.end()); }
+
+ private:
+  std::vector<size_t> order_;
+};
+
+}  // namespace
+
+const char* path_name(Path path) {
+  switch (path) {
+    case Path::kCublas: return "cublas";
+    case Path::kDispatch: return "dispatch";
+    case Path::kKernel: return "kernel";
+    case Path::kForward: return "forward";
+  }
+  return "?";
+}
+
+// Every operand set of one shape in one allocation: A, B and C of set 0, then
+// of set 1, ..., then one C-sized buffer for the cuBLAS reference output.
+class Bench::Operands {
+ public:
+  Operands(const Shape& s, const Layout& l, size_t l2_bytes, bool rotate, cudaStream_t stream)
+      : stream_(stream) {
+    const auto batch = static_cast<size_t>(s.batch);
+    a_bytes_ = align_up(static_cast<size_t>(l.a_elems) * batch * kElementBytes);
+    b_bytes_ = align_up(static_cast<size_t>(l.b_elems) * batch * kElementBytes);
+    c_elems_ = static_cast<size_t>(l.c_elems) * batch;
+    c_bytes_ = align_up(c_elems_ * kElementBytes);
+    set_bytes_ = a_bytes_ + b_bytes_ + c_bytes_;
+    const size_t wanted = (kFootprintPerL2 * l2_bytes + set_bytes_ - 1) / set_bytes_;
+    sets_ = rotate ? static_cast<int>(std::clamp<size_t>(wanted, 1, kMaxSets)) : 1;
+    const size_t total = set_bytes_ * static_cast<size_t>(sets_) + c_bytes_;
+    void* slab = nullptr;
+    BENCH_CUDA(cudaMalloc(&slab, total));
+    slab_ = static_cast<char*>(slab);
+    // One fill for everything: every element of every set is a distinct draw.
+    fill_gaussian(slab_, total / kElementBytes, s.dtype, kOperandSeed, stream_);
+  }
+  ~Operands() {
+    BENCH_CUDA(cudaStreamSynchronize(stream_));  // nothing may still use the buffers
+    BENCH_CUDA(cudaFree(slab_));
+  }
+  Operands(const Operands&) = delete;
+  Operands& operator=(const Operands&) = delete;
+
+  int sets() const { return sets_; }
+  const void* a(int set) const { return base(set); }
+  const void* b(int set) const { return base(set) + a_bytes_; }
+  void* c(int set) const { return base(set) + a_bytes_ + b_bytes_; }
+  void* reference() const { return base(sets_); }
+  size_t c_elems() const { return c_elems_; }  // all batches, padding rows included
+
+ private:
+  char* base(int set) const { return slab_ + static_cast<size_t>(set) * set_bytes_; }
+
+  cudaStream_t stream_;
+  char* slab_ = nullptr;
+  size_t a_bytes_ = 0, b_bytes_ = 0, c_bytes_ = 0, c_elems_ = 0, set_bytes_ = 0;
+  int sets_ = 1;
+};
+
+Bench::Bench(const RealCublas& cublas, const GpuInfo& gpu, const SmClock& clock,
+             const Options& options)
+    : cublas_(cublas), gpu_(gpu), clock_(clock), options_(options) {
+  BENCH_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  BENCH_CUBLAS(cublas_.create(&handle_));
+  BENCH_CUBLAS(cublas_.set_stream(handle_, stream_));  // resets the workspace: set it after
+  BENCH_CUDA(cudaMalloc(&workspace_, kWorkspaceBytes));
+  BENCH_CUBLAS(cublas_.set_workspace(handle_, workspace_, kWorkspaceBytes));
+}
+
+Bench::~Bench() {
+  BENCH_CUBLAS(cublas_.destroy(handle_));
+  BENCH_CUDA(cudaFree(workspace_));
+  BENCH_CUDA(cudaStreamDestroy(stream_));
+}
+
+void Bench::select(Path path) const {
+  switch (path) {
+    case Path::kCublas: return;
+    case Path::kDispatch: BENCH_CUBLAS(bwgemmSetThreadPolicy(BWGEMM_POLICY_AUTO)); return;
+    case Path::kKernel: BENCH_CUBLAS(bwgemmSetThreadPolicy(BWGEMM_POLICY_FORCE_KERNEL)); return;
+    case Path::kForward: BENCH_CUBLAS(bwgemmSetThreadPolicy(BWGEMM_POLICY_FORCE_CUBLAS)); return;
+  }
+}
+
+// One GEMM on the given path under the thread policy select() set; nothing else,
+// so that host timings measure the call alone.
+void Bench::gemm(Path path, const Shape& s, const Layout& l, const Operands& ops, int set) const {
+  static const float kOne = 1.0f, kZero = 0.0f;
+  const float* alpha = &kOne;
+  const float* beta = options_.beta_one ? &kOne : &kZero;
+  const cudaDataType t = cuda_type(s.dtype);
+  const int m = static_cast<int>(s.m), n = static_cast<int>(s.n), k = static_cast<int>(s.k);
+  const int lda = static_cast<int>(l.lda), ldb = static_cast<int>(l.ldb),
+            ldc = static_cast<int>(l.ldc);
+  const void *A = ops.a(set), *B = ops.b(set);
+  void* C = ops.c(set);
+  const bool direct = path == Path::kCublas;
+  if (s.batch == 1) {
+    const auto fn = direct ? cublas_.gemm_ex : &bwgemmGemmEx;
+    BENCH_CUBLAS(fn(handle_, s.op_a, s.op_b, m, n, k, alpha, A, t, lda, B, t, ldb, beta, C, t, ldc,
+                    CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+  } else {
+    const auto fn = direct ? cublas_.gemm_strided_batched_ex : &bwgemmGemmStridedBatchedEx;
+    BENCH_CUBLAS(fn(handle_, s.op_a, s.op_b, m, n, k, alpha, A, t, lda, l.a_elems, B, t, ldb,
+                    l.b_elems, beta, C, t, ldc, l.c_elems, static_cast<int>(s.batch),
+                    CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+  }
+}
+
+void Bench::note_dispatch(PathResult* r) const {
+  if (r->path == Path::kCublas) return;
+  bwgemmDispatchInfo_t info{};
+  info.size = sizeof info;
+  BENCH_CUBLAS(bwgemmGetLastDispatch(&info));
+  r->kernel = info.kernel ? info.kernel : "";
+  r->reason = info.reason_name ? info.reason_name : "";
+  std::string ran;
+  switch (info.path) {
+    case BWGEMM_PATH_SM90: ran = "sm90:" + r->kernel; break;
+    case BWGEMM_PATH_SM100: ran = "sm100:" + r->kernel; break;
+    case BWGEMM_PATH_CUBLAS: ran = "fwd:" + r->reason; break;
+    default: ran = "none"; break;
+  }
+  if (std::find(r->ran.begin(), r->ran.end(), ran) == r->ran.end()) r->ran.push_back(ran);
+}
+
+// At least kWarmupRounds calls per path (module loading, cuBLAS's heuristics,
+// bwgemm's caches). Sustained mode then keeps going until kWarmupSeconds have
+// passed so the clocks are up whatever ran before; burst mode starts from 2 s
+// of idle instead.
+void Bench::warm_up(ShapeResult* r, const Operands& ops) {
+  if (options_.burst) {
+    BENCH_CUDA(cudaStreamSynchronize(stream_));
+    std::this_thread::sleep_for(kBurstIdle);
+  }
+  const auto t0 = Clock::now();
+  for (int round = 0;
+       round < kWarmupRounds || (!options_.burst && seconds_since(t0) < kWarmupSeconds); ++round) {
+    for (PathResult& p : r->paths) {
+      select(p.path);
+      gemm(p.path, r->shape, r->layout, ops, next_set_);
+      next_set_ = (next_set_ + 1) % ops.sets();
+      note_dispatch(&p);
+    }
+    BENCH_CUDA(cudaStreamSynchronize(stream_));
+  }
+}
+
+void Bench::time_device(ShapeResult* r, const Operands& ops) {
+  const size_t paths = r->paths.size(), reps = static_cast<size_t>(options_.reps);
+  std::vector<cudaEvent_t> start(paths * reps), stop(paths * reps);
+  for (size_t i = 0; i < start.size(); ++i) {
+    BENCH_CUDA(cudaEventCreate(&start[i]));
+    BENCH_CUDA(cudaEventCreate(&stop[i]));
+  }
+  RoundOrder order(paths);
+  for (size_t rep = 0; rep < reps; ++rep, order.advance())
+    for (size_t p : order.paths()) {
+      const size_t e = p * reps + rep;
+      PathResult& path = r->paths[p];
+      select(path.path);
+      spin(stream_, kSpinNs);
+      BENCH_CUDA(cudaEventRecord(start[e], stream_));
+      gemm(path.path, r->shape, r->layout, ops, next_set_);
+      BENCH_CUDA(cudaEventRecord(stop[e], stream_));
+      next_set_ = (next_set_ + 1) % ops.sets();
+      note_dispatch(&path);
+    }
+  BENCH_CUDA(cudaStreamSynchronize(stream_));
+  for (size_t p = 0; p < paths; ++p) {
+    std::vector<double> us(reps);
+    for (size_t rep = 0; rep < reps; ++rep) {
+      float ms = 0;
+      BENCH_CUDA(cudaEventElapsedTime(&ms, start[p * reps + rep], stop[p * reps + rep]));
+      us[rep] = 1e3 * ms;
+    }
+    r->paths[p].device = summarize(us);
+  }
+  for (size_t i = 0; i < start.size(); ++i) {
+    BENCH_CUDA(cudaEventDestroy(start[i]));
+    BENCH_CUDA(cudaEventDestroy(stop[i]));
+  }
+}
+
+void Bench::time_rates(ShapeResult* r, const Operands& ops) {
+  const size_t paths = r->paths.size();
+  // Capture each path's kRateCalls calls first: capturing is not timed.
+  std::vector<cudaGraphExec_t> graphs(paths);
+  for (size_t p = 0; p < paths; ++p) {
+    select(r->paths[p].path);
+    cudaGraph_t graph = nullptr;
+    BENCH_CUDA(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
+    for (int i = 0; i < kRateCalls; ++i)
+      gemm(r->paths[p].path, r->shape, r->layout, ops, (next_set_ + i) % ops.sets());
+    BENCH_CUDA(cudaStreamEndCapture(stream_, &graph));
+    BENCH_CUDA(cudaGraphInstantiate(&graphs[p], graph, 0));
+    BENCH_CUDA(cudaGraphDestroy(graph));
+    BENCH_CUDA(cudaGraphUpload(graphs[p], stream_));
+    BENCH_CUDA(cudaGraphLaunch(graphs[p], stream_));  // first replay, untimed
+    note_dispatch(&r->paths[p]);
+  }
+  BENCH_CUDA(cudaStreamSynchronize(stream_));
+
+  std::vector<std::vector<double>> eager(paths), replay(paths);
+  RoundOrder order(paths);
+  for (int batch = 0; batch < kRateBatches; ++batch, order.advance())
+    for (size_t p : order.paths()) {
+      const Path path = r->paths[p].path;
+      select(path);
+      auto t0 = Clock::now();
+      for (int i = 0; i < kRateCalls; ++i) {
+        gemm(path, r->shape, r->layout, ops, next_set_);
+        next_set_ = (next_set_ + 1) % ops.sets();
+      }
+      BENCH_CUDA(cudaStreamSynchronize(stream_));
+      eager[p].push_back(1e6 * seconds_since(t0) / kRateCalls);
+
+      t0 = Clock::now();
+      BENCH_CUDA(cudaGraphLaunch(graphs[p], stream_));
+      BENCH_CUDA(cudaStreamSynchronize(stream_));
+      replay[p].push_back(1e6 * seconds_since(t0) / kRateCalls);
+    }
+  for (size_t p = 0; p < paths; ++p) {
+    r->paths[p].eager = summarize(eager[p]);
+    r->paths[p].graph = summarize(replay[p]);
+    BENCH_CUDA(cudaGraphExecDestroy(graphs[p]));
+  }
+}
+
+double Bench::host_time_per_call(Path path, const ShapeResult& r, const Operands& ops) {
+  select(path);
+  double busy = 0;
+  for (int done = 0; done < kHostCalls; done += kHostChunk) {
+    BENCH_CUDA(cudaStreamSynchronize(stream_));
+    const auto t0 = Clock::now();
+    for (int i = 0; i < kHostChunk; ++i) gemm(path, r.shape, r.layout, ops, 0);
+    busy += seconds_since(t0);
+  }
+  BENCH_CUDA(cudaStreamSynchronize(stream_));
+  return 1e6 * busy / kHostCalls;
+}
+
+// The cuBLAS output is the reference. Every path starts from the same C (beta
+// may be 1), and the whole C buffer is compared, the padding rows between m
+// and ldc included: they are equal in every run unless a path wrote there.
+void Bench::check(ShapeResult* r, const Operands& ops) {
+  const size_t n = ops.c_elems();
+  for (PathResult& p : r->paths) {
+    fill_gaussian(ops.c(0), n, r->shape.dtype, kCheckSeed, stream_);
+    select(p.path);
+    gemm(p.path, r->shape, r->layout, ops, 0);
+    note_dispatch(&p);
+    if (p.path == Path::kCublas) {
+      BENCH_CUDA(cudaMemcpyAsync(ops.reference(), ops.c(0), n * kElementBytes,
+                                 cudaMemcpyDeviceToDevice, stream_));
+      continue;
+    }
+    p.rel_err = relative_error(ops.c(0), ops.reference(), n, r->shape.dtype, stream_);
+    p.mismatch = !(p.rel_err <= kMismatchTolerance);  // NaN fails too
+    r->mismatch = r->mismatch || p.mismatch;
+  }
+}
+
+ShapeResult Bench::run_throughput(const Shape& shape, bool rates) {
+  ShapeResult r;
+  r.shape = shape;
+  r.layout = layout_of(shape);
+  r.rates = rates;
+  r.paths = {fresh(Path::kCublas), fresh(Path::kDispatch), fresh(Path::kKernel)};
+  const Operands ops(shape, r.layout, gpu_.l2_bytes, true, stream_);
+  r.sets = ops.sets();
+  next_set_ = 0;
+  warm_up(&r, ops);
+  time_device(&r, ops);
+  r.sm_clock_mhz = clock_.current();
+  if (rates) time_rates(&r, ops);
+  check(&r, ops);
+  return r;
+}
+
+ShapeResult Bench::run_host_cost(const Shape& shape) {
+  ShapeResult r;
+  r.shape = shape;
+  r.layout = layout_of(shape);
+  r.paths = {fresh(Path::kCublas), fresh(Path::kForward), fresh(Path::kKernel)};
+  // Host time does not depend on caching, so one operand set will do.
+  const Operands ops(shape, r.layout, gpu_.l2_bytes, false, stream_);
+  next_set_ = 0;
+  warm_up(&r, ops);
+  std::vector<std::vector<double>> us(r.paths.size());
+  RoundOrder order(r.paths.size());
+  for (int batch = 0; batch < kHostBatches; ++batch, order.advance())
+    for (size_t p : order.paths()) {
+      us[p].push_back(host_time_per_call(r.paths[p].path, r, ops));
+      note_dispatch(&r.paths[p]);
+    }
+  for (size_t p = 0; p < r.paths.size(); ++p) r.paths[p].host = summarize(us[p]);
+  r.sm_clock_mhz = clock_.current();
+  check(&r, ops);
+  return r;
+}
+
+}  // namespace bench

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+// The paths being compared and how each is timed.
+//
+// Paths: "cublas" is the real cuBLAS called directly; "dispatch", "kernel" and
+// "forward" are bwgemmGemmEx (or its strided-batched form) under the thread
+// policies AUTO, FORCE_KERNEL and FORCE_CUBLAS. All paths of a shape run in one
+// process, on one stream and one cuBLAS handle, over the same device buffers.
+//
+// Device time (every throughput suite): after a warm-up, `reps` rounds; each
+// round runs every path once, the rounds going through every order of the
+// paths in turn, and times each call alone with a pair of CUDA events. A 50 us wait kernel
+// is enqueued before each timed call so the GEMM is already queued when its
+// start event fires: otherwise, on small shapes, the events would also time
+// the host enqueueing the call.
+//
+// Rates (the small suite): "eager" is the wall time of N back-to-back calls
+// and one synchronize, over N, host time included; "graph" is the same N calls
+// captured in one CUDA graph, replayed, wall time over N.
+//
+// Host cost (the host suite): wall time per call of the host function alone,
+// in chunks of calls with the stream drained before each chunk so the GPU is
+// idle and the launch queue never fills.
+#ifndef BWGEMM_BENCH_MEASURE_H
+#define BWGEMM_BENCH_MEASURE_H
+
+#include <string>
+#include <vector>
+
+#include "gpu_info.h"
+#include "real_cublas.h"
+#include "suites.h"
+
+namespace bench {
+
+// Above this relative Frobenius error a path is flagged MISMATCH. Two correct
+// fp32-accumulated GEMMs differ by about their output rounding: ~1e-3 in bf16.
+constexpr double kMismatchTolerance = 1e-2;
+
+// The host suite's sampling: kHostBatches samples of kHostCalls calls each,
+// the stream drained before every kHostChunk calls.
+constexpr int kHostBatches = 7;
+constexpr int kHostCalls = 2000;
+constexpr int kHostChunk = 50;
+
+enum class Path { kCublas, kDispatch, kKernel, kForward };
+const char* path_name(Path path);
+
+struct Options {
+  int reps = 30;
+  bool burst = false;     // 2 s idle before each shape instead of a 200 ms warm-up
+  bool beta_one = false;  // beta = 1 (C read and accumulated) instead of 0
+};
+
+// Times in microseconds per call over `samples` samples; NaN where not measured.
+struct Stats {
+  double median_us, min_us, p90_us;
+  int samples;
+};
+
+struct PathResult {
+  Path path;
+  Stats device, eager, graph, host;
+  // What bwgemmGetLastDispatch reported after this path's calls ("sm90:<kernel>",
+  // "fwd:<REASON>"), each distinct answer once; {"cublas"} for the direct path.
+  std::vector<std::string> ran;
+  std::string kernel, reason;  // of the last call (bwgemm paths)
+  double rel_err;              // ||C - C_cublas|| / ||C_cublas||; NaN for cuBLAS itself
+  bool mismatch;               // rel_err > kMismatchTolerance, or not a number
+};
+
+struct ShapeResult {
+  Shape shape;
+  Layout layout;
+  int sets = 1;  // operand sets rotated through, so the L2 cannot hold them
+  bool rates = false;
+  std::vector<PathResult> paths;  // paths[0] is the direct cuBLAS call
+  unsigned sm_clock_mhz = 0;      // right after the timed calls; 0 if unknown
+  bool mismatch = false;          // some path's mismatch is set
+};
+
+class Bench {
+ public:
+  Bench(const RealCublas& cublas, const GpuInfo& gpu, const SmClock& clock, const Options& options);
+  ~Bench();
+  Bench(const Bench&) = delete;
+  Bench& operator=(const Bench&) = delete;
+
+  // cublas, dispatch and kernel: device time, and eager/graph rates if asked.
+  ShapeResult run_throughput(const Shape& shape, bool rates);
+  // cublas, forward and kernel: host time per call.
+  ShapeResult run_host_cost(const Shape& shape);
+
+ private:
+  class Operands;
+
+  void select(Path path) const;
+  void gemm(Path path, const Shape& s, const Layout& l, const Operands& ops, int set) const;
+  void note_dispatch(PathResult* r) const;
+  void warm_up(ShapeResult* r, const Operands& ops);
+  void time_device(ShapeResult* r, const Operands& ops);
+  void time_rates(ShapeResult* r, const Operands& ops);
+  double host_time_per_call(Path path, const ShapeResult& r, const Operands& ops);
+  void check(ShapeResult* r, const Operands& ops);
+
+  const RealCublas& cublas_;
+  const GpuInfo& gpu_;
+  const SmClock& clock_;
+  Options options_;
+  cudaStream_t stream_ = nullptr;
+  cublasHandle_t handle_ = nullptr;
+  void* workspace_ = nullptr;
+  int next_set_ = 0;
+};
+
+}  // namespace bench
+
+#endif  // BWGEMM_BENCH_MEASURE_H

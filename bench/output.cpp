@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: MIT
+#include "output.h"
+
+#include <dlfcn.h>
+
+#include <cmath>
+#include <cstdarg>
+
+namespace bench {
+namespace {
+
+// The host suite's targets, from the project's issue.
+constexpr double kForwardTargetUs = 0.5;  // added by forwarding to cuBLAS
+constexpr double kKernelTargetUs = 2.0;   // whole host cost of the kernel path
+
+const char* mode_name(const Options& o) { return o.burst ? "burst" : "sustained"; }
+
+std::string format(const char* fmt, ...) {
+  char buf[512];
+  va_list args;
+  va_start(args, fmt);
+  std::vsnprintf(buf, sizeof buf, fmt, args);
+  va_end(args);
+  return buf;
+}
+
+// Numbers as the table shows them: "-" where there is none.
+std::string fixed(double v, int decimals) {
+  return std::isnan(v) ? "-" : format("%.*f", decimals, v);
+}
+
+double tflops(const Shape& s, double us) { return flop_count(s) / us * 1e-6; }
+
+// Throughput of `path` over cuBLAS's: > 1 means faster than cuBLAS.
+double ratio(double cublas_us, double path_us) { return cublas_us / path_us; }
+
+std::string ratio_text(double r) { return std::isnan(r) ? "-" : format("%.2fx", r); }
+
+std::string join(const std::vector<std::string>& parts, const char* separator = "|") {
+  std::string out;
+  for (const std::string& p : parts) out += (out.empty() ? "" : separator) + p;
+  return out;
+}
+
+bool ran_a_kernel(const PathResult& p) {
+  for (const std::string& r : p.ran)
+    if (r.rfind("sm", 0) != 0) return false;
+  return !p.ran.empty();
+}
+
+// RFC 4180 quoting, for the free-text fields.
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string csv_number(double v, int decimals) {
+  return std::isfinite(v) ? format("%.*f", decimals, v) : std::string();
+}
+
+const char* kCsvHeader =
+    "suite,shape,m,n,k,op,dtype,batch,ld,lda,ldb,ldc,beta,sets,path,metric,median_us,min_us,p90_"
+    "us,samples,tflops,ratio_vs_cublas,added_us,ran,kernel,reason,rel_err,mismatch,sm_clock_mhz,"
+    "max_sm_clock_mhz,mode,gpu\n";
+
+const char* kThroughputFmt =
+    "%-8s %-17s %-4s %-2s %-5s %5s %8s %8s %8s %6s %6s %5s %-8s %-34s %s\n";
+const char* kHostFmt = "%-8s %-17s %-2s %-5s %9s %9s %7s %-4s %9s %7s %-4s %-8s %-24s %s\n";
+
+}  // namespace
+
+void print_run_header(const GpuInfo& gpu, const RealCublas& cublas, const SmClock& clock,
+                      const Options& options) {
+  const int v = bwgemmGetVersion();
+  Dl_info self{};
+  const char* bwgemm_path = dladdr(reinterpret_cast<void*>(&bwgemmGemmEx), &self) && self.dli_fname
+                                ? self.dli_fname
+                                : "?";
+  std::printf("bwgemm-bench: bwgemm %d.%d.%d (%s) vs cuBLAS %s (%s)\n", v / 10000, v / 100 % 100,
+              v % 100, bwgemm_path, cublas.version.c_str(), cublas.path.c_str());
+  std::printf("GPU %d: %s, sm_%d%d, %d SMs, L2 %.1f MB, %.1f GiB, PCI %s\n", gpu.device,
+              gpu.name.c_str(), gpu.cc_major, gpu.cc_minor, gpu.sm_count, gpu.l2_bytes / 1e6,
+              gpu.memory_bytes / 1073741824.0, gpu.pci_bus_id.c_str());
+  std::printf("CUDA driver %s, runtime %s; SM clock %s\n", gpu.driver_version.c_str(),
+              gpu.runtime_version.c_str(), clock.describe().c_str());
+  if (options.burst)
+    std::printf(
+        "mode: burst (2 s idle before each shape, then 3 warm-up calls per path and the "
+        "reps: boost clocks)\n");
+  else
+    std::printf(
+        "mode: sustained (shapes back to back, >= 200 ms of calls before each shape's "
+        "reps: clocks ~15%% under burst)\n");
+  std::printf(
+      "timing: median of %d reps per path, one call per CUDA-event pair, paths interleaved "
+      "in every order in turn, on the same buffers; inputs N(0,1); alpha 1, beta %d; fp32 "
+      "accumulate (CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT)\n",
+      options.reps, options.beta_one ? 1 : 0);
+  std::printf(
+      "TFLOP/s = 2*m*n*k*batch / median time; d/cub and k/cub = throughput of dispatch "
+      "and kernel over cuBLAS (>1: faster than cuBLAS); MHz = SM clock after the reps\n");
+  std::fflush(stdout);
+}
+
+void print_suite_list() {
+  for (const Suite& suite : builtin_suites()) {
+    std::printf("%-8s %s (%zu shapes)\n", suite.name.c_str(), suite.summary.c_str(),
+                suite.shapes.size());
+    for (const Shape& s : suite.shapes) {
+      const Layout l = layout_of(s);
+      std::printf("    %-17s %s %s ld=%-4s (lda %lld, ldb %lld, ldc %lld)%s%s\n",
+                  dims_name(s).c_str(), op_name(s).c_str(), dtype_name(s.dtype), ld_name(s.ld),
+                  static_cast<long long>(l.lda), static_cast<long long>(l.ldb),
+                  static_cast<long long>(l.ldc), s.note.empty() ? "" : "  ", s.note.c_str());
+    }
+  }
+  std::printf("all      every suite above, in this order\n");
+}
+
+Report::Report(const std::string& csv_path, const GpuInfo& gpu, const Options& options,
+               unsigned max_clock_mhz)
+    : gpu_name_(gpu.name), options_(options), max_clock_mhz_(max_clock_mhz) {
+  csv_ = std::fopen(csv_path.c_str(), "w");
+  if (csv_ == nullptr) {
+    std::fprintf(stderr, "bwgemm-bench: cannot write %s\n", csv_path.c_str());
+    std::exit(kExitFailure);
+  }
+  std::fputs(kCsvHeader, csv_);
+}
+
+Report::~Report() { std::fclose(csv_); }
+
+void Report::begin_suite(const Suite& suite) {
+  std::printf("\n== %s: %s\n", suite.name.c_str(), suite.summary.c_str());
+  if (suite.kind == SuiteKind::kHostCost) {
+    std::printf(
+        "host time per call in us: median of %d batches of %d calls, the stream drained "
+        "every %d calls so the GPU is idle; targets: forwarding adds <= %.2f us, the "
+        "kernel path costs <= %.2f us\n",
+        kHostBatches, kHostCalls, kHostChunk, kForwardTargetUs, kKernelTargetUs);
+    std::printf(kHostFmt, "suite", "shape", "op", "dtype", "cublas", "forward", "added", "tgt",
+                "kernel", "vs cub", "tgt", "check", "forward ran", "kernel ran");
+  } else {
+    std::printf("TFLOP/s per path%s\n",
+                suite.rates ? "; second line: us per call on the device, eager (host included) "
+                              "and in a CUDA graph"
+                            : "");
+    std::printf(kThroughputFmt, "suite", "shape", "ld", "op", "dtype", "batch", "cublas",
+                "dispatch", "kernel", "d/cub", "k/cub", "MHz", "check", "dispatch ran",
+                "kernel ran");
+  }
+  std::fflush(stdout);
+}
+
+void Report::add(const Suite& suite, const ShapeResult& r) {
+  if (suite.kind == SuiteKind::kHostCost)
+    print_host_row(suite, r);
+  else
+    print_throughput_row(suite, r);
+  if (r.mismatch) {
+    std::vector<std::string> detail;
+    for (const PathResult& p : r.paths)
+      if (p.mismatch) detail.push_back(format("%s rel err %.2e", path_name(p.path), p.rel_err));
+    std::printf("         ^ MISMATCH vs cuBLAS (limit %.0e): %s\n", kMismatchTolerance,
+                join(detail, ", ").c_str());
+    ++mismatches_;
+  }
+  std::fflush(stdout);
+  write_csv(suite, r);
+}
+
+void Report::print_throughput_row(const Suite& suite, const ShapeResult& r) {
+  const PathResult &cub = r.paths[0], &dis = r.paths[1], &ker = r.paths[2];
+  const Shape& s = r.shape;
+  std::printf(kThroughputFmt, suite.name.c_str(), dims_name(s).c_str(), ld_name(s.ld),
+              op_name(s).c_str(), dtype_name(s.dtype), std::to_string(s.batch).c_str(),
+              fixed(tflops(s, cub.device.median_us), 1).c_str(),
+              fixed(tflops(s, dis.device.median_us), 1).c_str(),
+              fixed(tflops(s, ker.device.median_us), 1).c_str(),
+              ratio_text(ratio(cub.device.median_us, dis.device.median_us)).c_str(),
+              ratio_text(ratio(cub.device.median_us, ker.device.median_us)).c_str(),
+              r.sm_clock_mhz ? std::to_string(r.sm_clock_mhz).c_str() : "n/a",
+              r.mismatch ? "MISMATCH" : "ok", join(dis.ran).c_str(), join(ker.ran).c_str());
+  if (r.rates) {
+    auto triple = [&](Stats PathResult::*metric) {
+      return fixed((cub.*metric).median_us, 2) + " / " + fixed((dis.*metric).median_us, 2) + " / " +
+             fixed((ker.*metric).median_us, 2);
+    };
+    std::printf("         ^ us/call cublas / dispatch / kernel:  device %s   eager %s   graph %s\n",
+                triple(&PathResult::device).c_str(), triple(&PathResult::eager).c_str(),
+                triple(&PathResult::graph).c_str());
+  }
+}
+
+void Report::print_host_row(const Suite& suite, const ShapeResult& r) {
+  const PathResult &cub = r.paths[0], &fwd = r.paths[1], &ker = r.paths[2];
+  const Shape& s = r.shape;
+  const double fwd_added = fwd.host.median_us - cub.host.median_us;
+  const char* fwd_verdict = fwd_added <= kForwardTargetUs ? "ok" : "OVER";
+  // A kernel path that forwarded has no kernel host cost to judge.
+  const char* ker_verdict = !ran_a_kernel(ker)                      ? "fwd"
+                            : ker.host.median_us <= kKernelTargetUs ? "ok"
+                                                                    : "OVER";
+  std::printf(kHostFmt, suite.name.c_str(), dims_name(s).c_str(), op_name(s).c_str(),
+              dtype_name(s.dtype), fixed(cub.host.median_us, 2).c_str(),
+              fixed(fwd.host.median_us, 2).c_str(), format("%+.2f", fwd_added).c_str(), fwd_verdict,
+              fixed(ker.host.median_us, 2).c_str(),
+              format("%+.2f", ker.host.median_us - cub.host.median_us).c_str(), ker_verdict,
+              r.mismatch ? "MISMATCH" : "ok", join(fwd.ran).c_str(), join(ker.ran).c_str());
+}
+
+void Report::write_csv(const Suite& suite, const ShapeResult& r) {
+  const Shape& s = r.shape;
+  const PathResult& cub = r.paths[0];
+  struct Metric {
+    const char* name;
+    Stats PathResult::*stats;
+  };
+  const Metric metrics[] = {{"device", &PathResult::device},
+                            {"eager", &PathResult::eager},
+                            {"graph", &PathResult::graph},
+                            {"host", &PathResult::host}};
+  for (const PathResult& p : r.paths)
+    for (const Metric& m : metrics) {
+      const Stats& st = p.*m.stats;
+      if (st.samples == 0) continue;
+      const double base = (cub.*m.stats).median_us;
+      const bool host = m.stats == &PathResult::host;
+      std::fprintf(
+          csv_,
+          "%s,%s,%lld,%lld,%lld,%s,%s,%lld,%s,%lld,%lld,%lld,%d,%d,%s,%s,%s,%s,%s,%d,%s,%s,%s,",
+          csv_field(suite.name).c_str(), dims_name(s).c_str(), static_cast<long long>(s.m),
+          static_cast<long long>(s.n), static_cast<long long>(s.k), op_name(s).c_str(),
+          dtype_name(s.dtype), static_cast<long long>(s.batch), ld_name(s.ld),
+          static_cast<long long>(r.layout.lda), static_cast<long long>(r.layout.ldb),
+          static_cast<long long>(r.layout.ldc), options_.beta_one ? 1 : 0, r.sets,
+          path_name(p.path), m.name, csv_number(st.median_us, 3).c_str(),
+          csv_number(st.min_us, 3).c_str(), csv_number(st.p90_us, 3).c_str(), st.samples,
+          host ? "" : csv_number(tflops(s, st.median_us), 2).c_str(),
+          csv_number(ratio(base, st.median_us), 4).c_str(),
+          host ? csv_number(st.median_us - base, 3).c_str() : "");
+      std::fprintf(csv_, "%s,%s,%s,%s,%s,%u,%u,%s,%s\n", csv_field(join(p.ran)).c_str(),
+                   csv_field(p.kernel).c_str(), csv_field(p.reason).c_str(),
+                   std::isnan(p.rel_err) ? "" : format("%.3e", p.rel_err).c_str(),
+                   p.path == Path::kCublas ? "" : (p.mismatch ? "1" : "0"), r.sm_clock_mhz,
+                   max_clock_mhz_, mode_name(options_), csv_field(gpu_name_).c_str());
+    }
+  std::fflush(csv_);
+}
+
+void Report::end_suite(const Suite& suite, const SmClock& clock) {
+  std::printf("-- end of %s: SM clock %s\n", suite.name.c_str(), clock.describe().c_str());
+  std::fflush(stdout);
+}
+
+}  // namespace bench

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+// The real cuBLAS, reached by dlopen/dlvsym. The bench links libbwgemm, which
+// exports cublasGemmEx itself (under cuBLAS's version node); calling the name
+// would measure bwgemm twice. Looking the symbols up in the library handle of
+// libcublas.so.<major> is what makes the baseline unambiguous.
+#ifndef BWGEMM_BENCH_REAL_CUBLAS_H
+#define BWGEMM_BENCH_REAL_CUBLAS_H
+
+#include <string>
+
+#include "common.h"
+
+namespace bench {
+
+struct RealCublas {
+  std::string path;     // file the library was loaded from
+  std::string version;  // "13.1.0", from cublasGetProperty
+  decltype(&cublasCreate_v2) create;
+  decltype(&cublasDestroy_v2) destroy;
+  decltype(&cublasSetStream_v2) set_stream;
+  decltype(&cublasSetWorkspace_v2) set_workspace;
+  // bwgemm's entry points have exactly cuBLAS's signatures, and unlike
+  // cublasGemmEx (which C++ overloads with its _64 form) name one function.
+  decltype(&bwgemmGemmEx) gemm_ex;
+  decltype(&bwgemmGemmStridedBatchedEx) gemm_strided_batched_ex;
+};
+
+// Loads the real cuBLAS (the copy already in the process if any, else by
+// soname, else from the toolkit the bench was built against). Aborts with a
+// message if it cannot, or if a symbol resolves into libbwgemm.
+RealCublas load_real_cublas();
+
+}  // namespace bench
+
+#endif  // BWGEMM_BENCH_REAL_CUBLAS_H

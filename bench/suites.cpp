@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: MIT
+#include "suites.h"
+
+#include <algorithm>
+#include <cctype>
+#include <climits>
+#include <cstdlib>
+#include <sstream>
+
+namespace bench {
+namespace {
+
+constexpr cublasOperation_t N = CUBLAS_OP_N;
+constexpr cublasOperation_t T = CUBLAS_OP_T;
+
+struct OpPair {
+  cublasOperation_t a, b;
+};
+constexpr OpPair kAllOps[] = {{N, N}, {N, T}, {T, N}, {T, T}};
+
+Shape make(int64_t m, int64_t n, int64_t k, OpPair ops, DType dtype, std::string note = "") {
+  Shape s;
+  s.m = m;
+  s.n = n;
+  s.k = k;
+  s.op_a = ops.a;
+  s.op_b = ops.b;
+  s.dtype = dtype;
+  s.note = std::move(note);
+  return s;
+}
+
+Suite named(const char* name, const char* summary) {
+  Suite s;
+  s.name = name;
+  s.summary = summary;
+  return s;
+}
+
+Suite seed_suite() {
+  Suite s =
+      named("seed", "the seed shapes: 4096x8192x4096 fp16 and 8192^3 bf16, all four op pairs");
+  for (OpPair ops : kAllOps) s.shapes.push_back(make(4096, 8192, 4096, ops, DType::kF16));
+  for (OpPair ops : kAllOps) s.shapes.push_back(make(8192, 8192, 8192, ops, DType::kBF16));
+  return s;
+}
+
+// The projections of one transformer layer (Llama-3-8B / Mistral-7B sizes:
+// hidden 4096, MLP 14336, 32 query + 2x8 key/value heads of 128 = 6144) applied
+// to 4096 tokens: y[tokens, out] = x[tokens, in] * W. cuBLAS is column-major, so
+// the row-major y is computed as its transpose C = y^T, out x tokens:
+//   m = out features, n = 4096 tokens, k = in features;
+//   TN: A is W stored row-major [out, in] (PyTorch nn.Linear; what torch's
+//       linear/matmul send to cublasGemmEx), B is x;
+//   NN: A is W stored row-major [in, out] (JAX/Flax Dense's kernel), B is x.
+struct LlmRow {
+  int64_t m, n, k;
+  const char* what;
+};
+constexpr LlmRow kLlmRows[] = {
+    {14336, 4096, 4096, "MLP up/gate projection 4096->14336, 4096 tokens"},
+    {4096, 4096, 14336, "MLP down projection 14336->4096, 4096 tokens"},
+    {6144, 4096, 4096, "attention QKV projection 4096->6144, 4096 tokens"},
+};
+
+Suite llm_suite() {
+  Suite s = named("llm", "4096 tokens through 4096->14336, 14336->4096, 4096->6144 projections");
+  for (const LlmRow& row : kLlmRows)
+    for (DType t : {DType::kF16, DType::kBF16})
+      for (OpPair ops : {OpPair{N, N}, OpPair{T, N}})
+        s.shapes.push_back(make(row.m, row.n, row.k, ops, t, row.what));
+  return s;
+}
+
+Suite k_sweep_suite() {
+  Suite s = named("k-sweep", "8192x8192xK bf16 TN, K = 512 .. 16384");
+  for (int64_t k : {512, 1024, 2048, 4096, 8192, 16384})
+    s.shapes.push_back(make(8192, 8192, k, {T, N}, DType::kBF16));
+  return s;
+}
+
+Suite small_suite() {
+  Suite s =
+      named("small",
+            "small cubes and skinny shapes (m or n <= 256), fp16 TN; also eager and graph rates");
+  s.rates = true;
+  const OpPair tn{T, N};
+  const DType h = DType::kF16;
+  for (int64_t c : {512, 1024, 2048}) s.shapes.push_back(make(c, c, c, tn, h));
+  s.shapes.push_back(make(14336, 128, 4096, tn, h, "MLP up/gate projection, 128 tokens"));
+  s.shapes.push_back(make(4096, 128, 14336, tn, h, "MLP down projection, 128 tokens"));
+  s.shapes.push_back(make(4096, 64, 4096, tn, h, "4096x4096 weight, 64 tokens"));
+  s.shapes.push_back(make(4096, 16, 4096, tn, h, "4096x4096 weight, 16 tokens (decode)"));
+  s.shapes.push_back(make(128, 4096, 4096, tn, h, "m = 128 tokens (token-major output)"));
+  s.shapes.push_back(make(256, 8192, 8192, tn, h, "m = 256, large n and k"));
+  s.shapes.push_back(make(8192, 256, 8192, tn, h, "n = 256, large m and k"));
+  return s;
+}
+
+// Sizes off every tile multiple. In TN, lda = ldb = k and ldc = m at their
+// minimum, so an odd k or m gives unaligned leading dimensions (which bwgemm's
+// kernels may forward to cuBLAS); each shape is also run with the leading
+// dimensions padded to a multiple of 8 elements, unless that changes nothing.
+constexpr int64_t kOddDims[][3] = {
+    {4095, 4097, 4096}, {4097, 4095, 4096}, {4095, 4095, 4095}, {4096, 4096, 4095},
+    {1000, 1000, 1000}, {3000, 5000, 700},  {2047, 2049, 1023},
+};
+
+Suite odd_suite() {
+  Suite s =
+      named("odd", "odd sizes, TN, fp16 and bf16, minimal and 8-element-padded leading dimensions");
+  for (const auto& d : kOddDims)
+    for (DType t : {DType::kF16, DType::kBF16}) {
+      const Shape tight = make(d[0], d[1], d[2], {T, N}, t);
+      s.shapes.push_back(tight);
+      Shape padded = tight;
+      padded.ld = LdMode::kPad8;
+      const Layout a = layout_of(tight), b = layout_of(padded);
+      if (a.lda != b.lda || a.ldb != b.ldb || a.ldc != b.ldc) s.shapes.push_back(padded);
+    }
+  return s;
+}
+
+Suite host_suite() {
+  Suite s = named(
+      "host", "host time per call: cuBLAS direct, bwgemm forwarding, bwgemm kernel (tiny GEMMs)");
+  s.kind = SuiteKind::kHostCost;
+  for (int64_t c : {64, 256}) s.shapes.push_back(make(c, c, c, {T, N}, DType::kF16));
+  return s;
+}
+
+int64_t leading_dim(int64_t rows, LdMode mode) {
+  const int64_t ld = std::max<int64_t>(rows, 1);  // cuBLAS requires ld >= max(1, rows)
+  return mode == LdMode::kPad8 ? (ld + 7) / 8 * 8 : ld;
+}
+
+bool parse_int(const std::string& text, int64_t* out) {
+  if (text.empty()) return false;
+  char* end = nullptr;
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  if (*end != '\0' || v < 1 || v > INT_MAX) return false;
+  *out = v;
+  return true;
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+}  // namespace
+
+Layout layout_of(const Shape& s) {
+  const bool na = s.op_a == CUBLAS_OP_N, nb = s.op_b == CUBLAS_OP_N;
+  Layout l;
+  l.lda = leading_dim(na ? s.m : s.k, s.ld);
+  l.ldb = leading_dim(nb ? s.k : s.n, s.ld);
+  l.ldc = leading_dim(s.m, s.ld);
+  l.a_elems = l.lda * (na ? s.k : s.m);
+  l.b_elems = l.ldb * (nb ? s.n : s.k);
+  l.c_elems = l.ldc * s.n;
+  return l;
+}
+
+const std::vector<Suite>& builtin_suites() {
+  static const std::vector<Suite> suites = {seed_suite(),  llm_suite(), k_sweep_suite(),
+                                            small_suite(), odd_suite(), host_suite()};
+  return suites;
+}
+
+bool select_suites(const std::string& list, std::vector<Suite>* out, std::string* error) {
+  std::stringstream in(list);
+  std::string name;
+  while (std::getline(in, name, ',')) {
+    if (name.empty()) continue;
+    if (name == "all") {
+      out->insert(out->end(), builtin_suites().begin(), builtin_suites().end());
+      continue;
+    }
+    auto it = std::find_if(builtin_suites().begin(), builtin_suites().end(),
+                           [&](const Suite& s) { return s.name == name; });
+    if (it == builtin_suites().end()) {
+      *error = "unknown suite '" + name + "' (known: all";
+      for (const Suite& s : builtin_suites()) *error += ", " + s.name;
+      *error += ")";
+      return false;
+    }
+    out->push_back(*it);
+  }
+  if (out->empty()) {
+    *error = "no suite named in '" + list + "'";
+    return false;
+  }
+  return true;
+}
+
+bool parse_shape(const std::string& text, Shape* out, std::string* error) {
+  std::vector<std::string> fields;
+  std::stringstream in(text);
+  for (std::string f; std::getline(in, f, ',');) fields.push_back(f);
+  Shape s;
+  if (fields.size() < 3 || fields.size() > 6 || !parse_int(fields[0], &s.m) ||
+      !parse_int(fields[1], &s.n) || !parse_int(fields[2], &s.k)) {
+    *error = "--shape '" + text + "': expected m,n,k[,op][,dtype][,batch] with 1 <= m,n,k < 2^31";
+    return false;
+  }
+  // The optional fields are recognised by their spelling, so any may be left out.
+  for (size_t i = 3; i < fields.size(); ++i) {
+    const std::string f = lower(fields[i]);
+    if (f.size() == 2 && (f[0] == 'n' || f[0] == 't') && (f[1] == 'n' || f[1] == 't')) {
+      s.op_a = f[0] == 'n' ? CUBLAS_OP_N : CUBLAS_OP_T;
+      s.op_b = f[1] == 'n' ? CUBLAS_OP_N : CUBLAS_OP_T;
+    } else if (f == "fp16" || f == "f16" || f == "half") {
+      s.dtype = DType::kF16;
+    } else if (f == "bf16") {
+      s.dtype = DType::kBF16;
+    } else if (!parse_int(f, &s.batch)) {
+      *error = "--shape '" + text + "': '" + fields[i] +
+               "' is not an op (NN|NT|TN|TT), a dtype (fp16|bf16) or a batch count";
+      return false;
+    }
+  }
+  const Layout l = layout_of(s);
+  if (std::max({l.lda, l.ldb, l.ldc}) > INT_MAX) {
+    *error = "--shape '" + text + "': a leading dimension exceeds the 32-bit API";
+    return false;
+  }
+  s.note = "from --shape";
+  *out = s;
+  return true;
+}
+
+std::string op_name(const Shape& s) {
+  return std::string(1, s.op_a == CUBLAS_OP_N ? 'N' : 'T') + (s.op_b == CUBLAS_OP_N ? 'N' : 'T');
+}
+
+std::string dims_name(const Shape& s) {
+  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+}
+
+const char* ld_name(LdMode mode) { return mode == LdMode::kMin ? "min" : "pad8"; }
+
+double flop_count(const Shape& s) {
+  return 2.0 * static_cast<double>(s.m) * static_cast<double>(s.n) * static_cast<double>(s.k) *
+         static_cast<double>(s.batch);
+}
+
+}  // namespace bench
