@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 // mbarrier objects, named barriers and cluster barriers (PTX ISA 9.7.13.15,
-// 9.7.13.1, 9.7.13.2).
+// 9.7.13.1, 9.7.13.2). The mbarrier operations keep PTX's default semantics
+// (release/acquire at CTA scope): a .cluster scope costs a MEMBAR.ALL.GPU
+// per arrive and an L1 invalidation per wait, and the data they guard moves
+// through the async proxy (TMA, wgmma), which the barrier itself orders.
 #pragma once
 
 #include "kernels/ptx/index.cuh"
@@ -21,8 +24,7 @@ BWGEMM_DEVICE void fence_mbarrier_init() {
 }
 
 BWGEMM_DEVICE void mbarrier_arrive(Mbarrier* bar) {
-  asm volatile("mbarrier.arrive.release.cta.shared::cta.b64 _, [%0];" ::"r"(smem_address(bar))
-               : "memory");
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_address(bar)) : "memory");
 }
 
 // Arrive on the barrier at the same offset in CTA `cta_rank` of the cluster.
@@ -31,7 +33,7 @@ BWGEMM_DEVICE void mbarrier_arrive_cluster(Mbarrier* bar, uint32_t cta_rank) {
       "{\n"
       ".reg .b32 remote;\n"
       "mapa.shared::cluster.u32 remote, %0, %1;\n"
-      "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n"
+      "mbarrier.arrive.shared::cluster.b64 _, [remote];\n"
       "}" ::"r"(smem_address(bar)),
       "r"(cta_rank)
       : "memory");
@@ -39,10 +41,9 @@ BWGEMM_DEVICE void mbarrier_arrive_cluster(Mbarrier* bar, uint32_t cta_rank) {
 
 // One arrival plus `bytes` of expected transactions for the current phase.
 BWGEMM_DEVICE void mbarrier_arrive_expect_tx(Mbarrier* bar, uint32_t bytes) {
-  asm volatile(
-      "mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [%0], %1;" ::"r"(smem_address(bar)),
-      "r"(bytes)
-      : "memory");
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_address(bar)),
+               "r"(bytes)
+               : "memory");
 }
 
 BWGEMM_DEVICE bool mbarrier_try_wait(Mbarrier* bar, uint32_t parity) {
@@ -50,7 +51,7 @@ BWGEMM_DEVICE bool mbarrier_try_wait(Mbarrier* bar, uint32_t parity) {
   asm volatile(
       "{\n"
       ".reg .pred p;\n"
-      "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
       "selp.u32 %0, 1, 0, p;\n"
       "}"
       : "=r"(done)
