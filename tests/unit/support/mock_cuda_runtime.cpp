@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+#include "support/mock_cuda_runtime.h"
+
+#include <cuda_runtime_api.h>
+
+#include <atomic>
+
+namespace mock_cuda {
+namespace {
+
+constexpr DeviceAttributes kHopper{9, 0, 132, 232448};
+
+DeviceAttributes g_devices[kDeviceCount];
+int g_current = 0;
+cudaError_t g_get_device_error = cudaSuccess;
+cudaError_t g_attribute_error = cudaSuccess;
+std::atomic<int> g_attribute_queries{0};
+
+}  // namespace
+
+void reset() {
+  for (DeviceAttributes& d : g_devices) d = kHopper;
+  g_current = 0;
+  g_get_device_error = cudaSuccess;
+  g_attribute_error = cudaSuccess;
+  g_attribute_queries = 0;
+}
+
+void set_current_device(int device) { g_current = device; }
+void set_attributes(int device, DeviceAttributes attributes) { g_devices[device] = attributes; }
+void set_get_device_error(cudaError_t error) { g_get_device_error = error; }
+void set_attribute_error(cudaError_t error) { g_attribute_error = error; }
+int attribute_query_count() { return g_attribute_queries.load(); }
+
+}  // namespace mock_cuda
+
+extern "C" cudaError_t cudaGetDevice(int* device) {
+  if (mock_cuda::g_get_device_error != cudaSuccess) return mock_cuda::g_get_device_error;
+  *device = mock_cuda::g_current;
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
+  ++mock_cuda::g_attribute_queries;
+  if (mock_cuda::g_attribute_error != cudaSuccess) return mock_cuda::g_attribute_error;
+  if (device < 0 || device >= mock_cuda::kDeviceCount) return cudaErrorInvalidDevice;
+  const mock_cuda::DeviceAttributes& d = mock_cuda::g_devices[device];
+  switch (attr) {
+    case cudaDevAttrComputeCapabilityMajor: *value = d.cc_major; return cudaSuccess;
+    case cudaDevAttrComputeCapabilityMinor: *value = d.cc_minor; return cudaSuccess;
+    case cudaDevAttrMultiProcessorCount: *value = d.sm_count; return cudaSuccess;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin:
+      *value = d.smem_per_block_optin;
+      return cudaSuccess;
+    default: return cudaErrorInvalidValue;
+  }
+}

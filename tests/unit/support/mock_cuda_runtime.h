@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+// The unit tests' CUDA runtime: cudaGetDevice and cudaDeviceGetAttribute,
+// the only runtime calls bwgemm_core makes, answered from a table the test
+// controls. No GPU, driver or libcudart is involved.
+#pragma once
+
+#include <driver_types.h>
+
+namespace mock_cuda {
+
+struct DeviceAttributes {
+  int cc_major, cc_minor;
+  int sm_count;
+  int smem_per_block_optin;
+};
+
+constexpr int kDeviceCount = 8;
+
+// Device 0 current; every device an sm_90 with 132 SMs and 227 KiB of opt-in
+// shared memory; no errors; counters zero.
+void reset();
+void set_current_device(int device);
+void set_attributes(int device, DeviceAttributes attributes);
+// Errors cudaGetDevice / cudaDeviceGetAttribute return from now on
+// (cudaSuccess: answer normally).
+void set_get_device_error(cudaError_t error);
+void set_attribute_error(cudaError_t error);
+// cudaDeviceGetAttribute calls since reset(), from all threads.
+int attribute_query_count();
+
+}  // namespace mock_cuda
