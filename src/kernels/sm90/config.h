@@ -13,7 +13,7 @@ namespace bwgemm::sm90 {
 
 // AB: __half or __nv_bfloat16; Out: AB or float. kRowMN / kColMN: the row /
 // column operand is stored M/N-contiguous (see kernel_view.h).
-template <class AB_, class Out_, bool kRowMN_, bool kColMN_, int kStages_ = 4>
+template <class AB_, class Out_, bool kRowMN_, bool kColMN_, int kStages_ = 3>
 struct Config {
   using AB = AB_;
   using Out = Out_;
@@ -36,16 +36,21 @@ struct Config {
   static constexpr uint32_t kColTileBytes = kBlockCols * kBlockK * 2;
   static constexpr uint32_t kStageBytes = kRowTileBytes + kColTileBytes;
 
-  // Epilogue: each consumer stages 64 rows x 128 bytes at a time, double
-  // buffered, and stores them with one TMA store per chunk.
+  // Epilogue: each consumer converts its 64 x 256 block into chunks of 64 rows
+  // x 128 bytes (one TMA store each) in its own staging buffer, issues the
+  // stores and goes on to the next tile while they drain. 32 KB hold a whole
+  // 16-bit block, or half an fp32 one (then the second half waits for the
+  // first half's stores to have read the buffer).
   static constexpr int kChunkCols = 128 / int(sizeof(Out));
   static constexpr int kChunks = kBlockCols / kChunkCols;
-  static constexpr uint32_t kStagingBytes = 64 * 128;
+  static constexpr uint32_t kChunkBytes = 64 * 128;
+  static constexpr uint32_t kStagingBytes = 32 * 1024;
+  static constexpr int kChunksPerStaging = kStagingBytes / kChunkBytes;
 
   // Shared memory: stages | staging buffers | full and empty barriers. Every
   // tile is 1024-byte aligned, as 128B swizzling requires.
   static constexpr uint32_t kStagingOffset = kStages * kStageBytes;
-  static constexpr uint32_t kBarrierOffset = kStagingOffset + kConsumers * 2 * kStagingBytes;
+  static constexpr uint32_t kBarrierOffset = kStagingOffset + kConsumers * kStagingBytes;
   static constexpr uint32_t kSmemBytes = kBarrierOffset + 2 * kStages * sizeof(uint64_t);
 
   // empty[s] is released by every consumer warp of both CTAs: the peer's
@@ -59,6 +64,7 @@ struct Config {
 
   static_assert(std::is_same_v<Out, AB> || std::is_same_v<Out, float>);
   static_assert(kStageBytes % 1024 == 0 && kStagingBytes % 1024 == 0);
+  static_assert(kChunks % kChunksPerStaging == 0);
   static_assert(kSmemBytes <= 232448, "exceeds the sm90 shared-memory limit per block");
   static_assert(kProducerRegisters * 128 + kConsumerRegisters * 128 * kConsumers <= 65536);
 };

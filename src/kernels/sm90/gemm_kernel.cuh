@@ -8,9 +8,9 @@
 // Each cluster of two CTAs computes a (2 x 128) x 256 tile of D (kernel view,
 // kernel_view.h): CTA r owns rows [128 r, 128 r + 128), loads its own row
 // operand and half of the shared column operand, multicast to both CTAs.
-// Consumers hold the accumulators in registers and write D through a staged,
-// 128B-swizzled chunk per TMA store while the producer already loads the
-// next tile's stages.
+// Consumers hold the accumulators in registers, stage their block of D in
+// 128B-swizzled chunks, issue one TMA store per chunk and start the next tile
+// while the stores drain (the producer has already loaded its first stages).
 #pragma once
 
 #include "kernels/common/epilogue.cuh"
@@ -35,8 +35,8 @@ struct SharedStorage {
   BWGEMM_DEVICE uint8_t* col_tile(uint32_t stage) const {
     return row_tile(stage) + Cfg::kRowTileBytes;
   }
-  BWGEMM_DEVICE uint8_t* staging(uint32_t consumer, uint32_t buffer) const {
-    return base + Cfg::kStagingOffset + (consumer * 2 + buffer) * Cfg::kStagingBytes;
+  BWGEMM_DEVICE uint8_t* staging_chunk(uint32_t consumer, uint32_t slot) const {
+    return base + Cfg::kStagingOffset + consumer * Cfg::kStagingBytes + slot * Cfg::kChunkBytes;
   }
   BWGEMM_DEVICE ptx::Mbarrier* full(uint32_t stage) const {
     return reinterpret_cast<ptx::Mbarrier*>(base + Cfg::kBarrierOffset) + stage;
@@ -150,68 +150,67 @@ BWGEMM_DEVICE void mainloop(const SharedStorage<Cfg>& smem, PipelineState<Cfg::k
   release_stage(smem, previous, rank);
 }
 
-// Per consumer: whether the last chunk it wrote went out through threads
-// (then no TMA store group guards its buffer) and how many chunks it wrote.
-struct StagingState {
-  uint32_t chunks = 0;
-  bool last_by_threads = false;
-};
-
-// alpha/beta, conversion and the store of one consumer's 64 x 256 block.
+// alpha/beta, conversion and the store of one consumer's 64 x 256 block:
+// chunks are written into the staging buffer as many at a time as it holds,
+// then stored (TMA, or threads where a TMA store cannot clip exactly), and
+// the consumer moves on while the stores drain.
 template <class Cfg, class Mma>
 BWGEMM_DEVICE void epilogue_tile(const GemmParams& p, const SharedStorage<Cfg>& smem,
                                  const TilePlace& place, uint32_t consumer, float alpha, float beta,
-                                 float (&acc)[Mma::kAccumulators], StagingState& staging) {
+                                 float (&acc)[Mma::kAccumulators]) {
   using Out = typename Cfg::Out;
   using Traits = epilogue::OutTraits<Out>;
   constexpr int kBlocksPerChunk = Cfg::kChunkCols / 8;
   const uint32_t thread = ptx::thread_index() % 128;
   const uint32_t warp = thread / 32, lane = thread % 32;
   const int32_t row0 = place.row0 + int32_t(consumer) * 64;
+  if (row0 >= p.rows) return;  // uniform across the warpgroup
   // This thread's two rows within the 64-row block, and its column pair.
   const uint32_t ra = 16 * warp + lane / 4, rb = ra + 8;
   const uint32_t pair_col = 2 * (lane % 4);
-  const Out* d = static_cast<const Out*>(p.out) + place.batch * p.out_stride;
+  Out* d = static_cast<Out*>(p.out) + place.batch * p.out_stride;
   const uint32_t barrier_id = 1 + consumer;
 
 #pragma unroll
-  for (int chunk = 0; chunk < Cfg::kChunks; ++chunk) {
-    const int32_t col0 = place.col0 + chunk * Cfg::kChunkCols;
-    if (row0 >= p.rows || col0 >= p.cols) continue;  // uniform across the warpgroup
-    uint8_t* buffer = smem.staging(consumer, staging.chunks & 1);
-    // The buffer's previous TMA store must have finished reading it.
-    if (thread == 0) {
-      if (staging.last_by_threads)
-        ptx::tma_store_wait_read<0>();
-      else
-        ptx::tma_store_wait_read<1>();
-    }
+  for (int group = 0; group < Cfg::kChunks / Cfg::kChunksPerStaging; ++group) {
+    const int first_chunk = group * Cfg::kChunksPerStaging;
+    if (place.col0 + first_chunk * Cfg::kChunkCols >= p.cols) break;
+    // Earlier stores (the previous group or tile) must have read the buffer.
+    if (thread == 0) ptx::tma_store_wait_read<0>();
     ptx::named_barrier_sync(barrier_id, 128);
 #pragma unroll
-    for (int jj = 0; jj < kBlocksPerChunk; ++jj) {
-      const int j = chunk * kBlocksPerChunk + jj;
-      const uint32_t col = 8 * jj + pair_col;
-      float v0 = acc[4 * j], v1 = acc[4 * j + 1], v2 = acc[4 * j + 2], v3 = acc[4 * j + 3];
-      epilogue::scale_pair(&v0, &v1, alpha, beta, d, p.out_ld, row0 + int32_t(ra),
-                           col0 + int32_t(col), p.rows, p.cols);
-      epilogue::scale_pair(&v2, &v3, alpha, beta, d, p.out_ld, row0 + int32_t(rb),
-                           col0 + int32_t(col), p.rows, p.cols);
-      Traits::store_pair(buffer + epilogue::swizzled_offset(ra, col * sizeof(Out)), v0, v1);
-      Traits::store_pair(buffer + epilogue::swizzled_offset(rb, col * sizeof(Out)), v2, v3);
+    for (int slot = 0; slot < Cfg::kChunksPerStaging; ++slot) {
+      const int chunk = first_chunk + slot;
+      const int32_t col0 = place.col0 + chunk * Cfg::kChunkCols;
+      uint8_t* buffer = smem.staging_chunk(consumer, slot);
+#pragma unroll
+      for (int jj = 0; jj < kBlocksPerChunk; ++jj) {
+        const int j = chunk * kBlocksPerChunk + jj;
+        const uint32_t col = 8 * jj + pair_col;
+        float v0 = acc[4 * j], v1 = acc[4 * j + 1], v2 = acc[4 * j + 2], v3 = acc[4 * j + 3];
+        epilogue::scale_pair(&v0, &v1, alpha, beta, d, p.out_ld, row0 + int32_t(ra),
+                             col0 + int32_t(col), p.rows, p.cols);
+        epilogue::scale_pair(&v2, &v3, alpha, beta, d, p.out_ld, row0 + int32_t(rb),
+                             col0 + int32_t(col), p.rows, p.cols);
+        Traits::store_pair(buffer + epilogue::swizzled_offset(ra, col * sizeof(Out)), v0, v1);
+        Traits::store_pair(buffer + epilogue::swizzled_offset(rb, col * sizeof(Out)), v2, v3);
+      }
     }
     ptx::fence_proxy_async_smem();
     ptx::named_barrier_sync(barrier_id, 128);
-    const bool by_threads = !p.out_store_exact && col0 + Cfg::kChunkCols > p.cols;
-    if (by_threads) {
-      epilogue::store_chunk_bounded<Out, Cfg::kChunkCols>(
-          buffer, 64, static_cast<Out*>(p.out) + place.batch * p.out_stride, p.out_ld, row0, col0,
-          p.rows, p.cols, thread, 128);
-    } else if (thread == 0) {
-      ptx::tma_store_3d(&p.out_map, buffer, col0, row0, place.out_plane);
-      ptx::tma_store_commit();
+#pragma unroll
+    for (int slot = 0; slot < Cfg::kChunksPerStaging; ++slot) {
+      const int32_t col0 = place.col0 + (first_chunk + slot) * Cfg::kChunkCols;
+      if (col0 >= p.cols) break;
+      const uint8_t* buffer = smem.staging_chunk(consumer, slot);
+      if (!p.out_store_exact && col0 + Cfg::kChunkCols > p.cols) {
+        epilogue::store_chunk_bounded<Out, Cfg::kChunkCols>(buffer, 64, d, p.out_ld, row0, col0,
+                                                            p.rows, p.cols, thread, 128);
+      } else if (thread == 0) {
+        ptx::tma_store_3d(&p.out_map, buffer, col0, row0, place.out_plane);
+      }
     }
-    staging.last_by_threads = by_threads;
-    ++staging.chunks;
+    if (thread == 0) ptx::tma_store_commit();
   }
 }
 
@@ -224,7 +223,6 @@ BWGEMM_DEVICE void consume(const GemmParams& p, const SharedStorage<Cfg>& smem, 
       Cfg::kRowMN, Cfg::kColMN>;
   float acc[Mma::kAccumulators];
   PipelineState<Cfg::kStages> ring;
-  StagingState staging;
   for (int64_t t = ptx::cluster_index(); t < p.scheduler.tile_count(); t += ptx::cluster_count()) {
     const TilePlace place = place_tile<Cfg>(p, t, rank);
     // Zeroing ends the previous tile's accumulators' lifetime (wgmma's asm
@@ -232,7 +230,7 @@ BWGEMM_DEVICE void consume(const GemmParams& p, const SharedStorage<Cfg>& smem, 
 #pragma unroll
     for (float& v : acc) v = 0.0f;
     if (k_blocks > 0) mainloop<Cfg, Mma>(smem, ring, consumer, rank, k_blocks, acc);
-    epilogue_tile<Cfg, Mma>(p, smem, place, consumer, alpha, beta, acc, staging);
+    epilogue_tile<Cfg, Mma>(p, smem, place, consumer, alpha, beta, acc);
   }
   // Stores must complete before the CTA (and its shared memory) goes away.
   if (ptx::thread_index() % 128 == 0) ptx::tma_store_wait<0>();
