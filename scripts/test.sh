@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 build=${1:-build}
 
 scripts/install-deps.sh
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBWGEMM_REQUIRE_UNIT_TESTS=ON
 cmake --build "$build" -j"$(nproc)"
 
 # -V so that every suite's own summary (CMocka's [  PASSED  ] lines) is in the log.
