@@ -53,6 +53,8 @@ if [ ! -f "$known" ]; then
   known=/dev/null
 fi
 {
+  echo "# SPDX-License-Identifier: MIT"
+  echo "# Written by abi/update.sh from abi/libbwgemm.abilist; minimal versions are kept."
   echo "$soname $package #MINVER#"
   echo "* Build-Depends-Package: libbwgemm-dev"
   # Every node is itself a symbol (NODE@NODE) besides the functions on it.
