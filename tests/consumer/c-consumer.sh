@@ -16,6 +16,10 @@ fail() {
 rm -rf "$work"
 mkdir -p "$work"
 export PKG_CONFIG_PATH="$stage/$libdir/pkgconfig"
+# find_package searches <prefix>/<libdir>/cmake only for the host's own libdir
+# layouts (Debian's CMake skips lib64), so the package directory's parent is a
+# prefix too, which it searches as <prefix>/bwgemm*/.
+prefix_path="$stage;$stage/$libdir/cmake"
 case "$mode" in
   pkgconfig)
     # shellcheck disable=SC2046 # pkg-config output is a list of flags
@@ -25,12 +29,12 @@ case "$mode" in
   cmake)
     echo "consumer: find_package(bwgemm 1.0) must be refused"
     if cmake -S "$here/cmake-consumer" -B "$work/refused" -DCMAKE_C_COMPILER="$cc" \
-      -DCMAKE_PREFIX_PATH="$stage" -DBWGEMM_CONSUMER_VERSION=1.0 >"$work/refused.log" 2>&1; then
+      -DCMAKE_PREFIX_PATH="$prefix_path" -DBWGEMM_CONSUMER_VERSION=1.0 >"$work/refused.log" 2>&1; then
       fail "find_package(bwgemm 1.0) accepted version 0.x"
     fi
     grep -q 'requested version "1.0"' "$work/refused.log" || fail "unexpected configure failure: $work/refused.log"
     cmake -S "$here/cmake-consumer" -B "$work/build" -DCMAKE_C_COMPILER="$cc" \
-      -DCMAKE_PREFIX_PATH="$stage" -DCMAKE_C_FLAGS="-Wall -Wextra -Werror"
+      -DCMAKE_PREFIX_PATH="$prefix_path" -DCMAKE_C_FLAGS="-Wall -Wextra -Werror"
     cmake --build "$work/build"
     cp "$work/build/consumer" "$work/consumer"
     ;;
