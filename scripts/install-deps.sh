@@ -4,6 +4,7 @@
 set -euo pipefail
 
 apt_packages=(cmake pkgconf libcmocka-dev abigail-tools debhelper lintian rpm gfortran)
+apt_packages+=(cpio) # packaging/ci-check.sh unpacks the RPMs it builds
 missing=()
 for p in "${apt_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
