@@ -51,15 +51,12 @@ struct OutTraits<__nv_bfloat16> {
   BWGEMM_HOST_DEVICE static __nv_bfloat16 from_float(float v) { return __float2bfloat16_rn(v); }
 };
 
-// alpha * acc + beta * D[row][col] for two adjacent columns, reading D only
-// when beta != 0 and only inside rows x cols.
+// Adds beta * D[row][col] to two adjacent columns, reading D only inside
+// rows x cols. Called only when beta != 0 (beta == 0 never reads C).
 template <class Out>
-BWGEMM_HOST_DEVICE void scale_pair(float* v0, float* v1, float alpha, float beta, const Out* d,
-                                   int64_t ld, int32_t row, int32_t col, int32_t rows,
-                                   int32_t cols) {
-  *v0 *= alpha;
-  *v1 *= alpha;
-  if (beta != 0.0f && row < rows) {
+BWGEMM_HOST_DEVICE void add_scaled_pair(float* v0, float* v1, float beta, const Out* d, int64_t ld,
+                                        int32_t row, int32_t col, int32_t rows, int32_t cols) {
+  if (row < rows) {
     const Out* src = d + row * ld + col;
     if (col < cols) *v0 += beta * OutTraits<Out>::to_float(src[0]);
     if (col + 1 < cols) *v1 += beta * OutTraits<Out>::to_float(src[1]);

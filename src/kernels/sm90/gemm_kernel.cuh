@@ -154,7 +154,9 @@ BWGEMM_DEVICE void mainloop(const SharedStorage<Cfg>& smem, PipelineState<Cfg::k
 // chunks are written into the staging buffer as many at a time as it holds,
 // then stored (TMA, or threads where a TMA store cannot clip exactly), and
 // the consumer moves on while the stores drain.
-template <class Cfg, class Mma>
+// kReadC: beta != 0. The two cases are separate code so that the common one
+// (beta == 0) runs no branch and no bounds check per element.
+template <class Cfg, class Mma, bool kReadC>
 BWGEMM_DEVICE void epilogue_tile(const GemmParams& p, const SharedStorage<Cfg>& smem,
                                  const TilePlace& place, uint32_t consumer, float alpha, float beta,
                                  float (&acc)[Mma::kAccumulators]) {
@@ -187,11 +189,14 @@ BWGEMM_DEVICE void epilogue_tile(const GemmParams& p, const SharedStorage<Cfg>& 
       for (int jj = 0; jj < kBlocksPerChunk; ++jj) {
         const int j = chunk * kBlocksPerChunk + jj;
         const uint32_t col = 8 * jj + pair_col;
-        float v0 = acc[4 * j], v1 = acc[4 * j + 1], v2 = acc[4 * j + 2], v3 = acc[4 * j + 3];
-        epilogue::scale_pair(&v0, &v1, alpha, beta, d, p.out_ld, row0 + int32_t(ra),
-                             col0 + int32_t(col), p.rows, p.cols);
-        epilogue::scale_pair(&v2, &v3, alpha, beta, d, p.out_ld, row0 + int32_t(rb),
-                             col0 + int32_t(col), p.rows, p.cols);
+        float v0 = alpha * acc[4 * j], v1 = alpha * acc[4 * j + 1];
+        float v2 = alpha * acc[4 * j + 2], v3 = alpha * acc[4 * j + 3];
+        if constexpr (kReadC) {
+          epilogue::add_scaled_pair(&v0, &v1, beta, d, p.out_ld, row0 + int32_t(ra),
+                                    col0 + int32_t(col), p.rows, p.cols);
+          epilogue::add_scaled_pair(&v2, &v3, beta, d, p.out_ld, row0 + int32_t(rb),
+                                    col0 + int32_t(col), p.rows, p.cols);
+        }
         Traits::store_pair(buffer + epilogue::swizzled_offset(ra, col * sizeof(Out)), v0, v1);
         Traits::store_pair(buffer + epilogue::swizzled_offset(rb, col * sizeof(Out)), v2, v3);
       }
@@ -230,7 +235,10 @@ BWGEMM_DEVICE void consume(const GemmParams& p, const SharedStorage<Cfg>& smem, 
 #pragma unroll
     for (float& v : acc) v = 0.0f;
     if (k_blocks > 0) mainloop<Cfg, Mma>(smem, ring, consumer, rank, k_blocks, acc);
-    epilogue_tile<Cfg, Mma>(p, smem, place, consumer, alpha, beta, acc);
+    if (beta == 0.0f)
+      epilogue_tile<Cfg, Mma, false>(p, smem, place, consumer, alpha, beta, acc);
+    else
+      epilogue_tile<Cfg, Mma, true>(p, smem, place, consumer, alpha, beta, acc);
   }
   // Stores must complete before the CTA (and its shared memory) goes away.
   if (ptx::thread_index() % 128 == 0) ptx::tma_store_wait<0>();
