@@ -18,10 +18,10 @@ cmake --build "$build" --target bwgemm -j"$(nproc)"
 lib=$(cat "$build/abi/library-path")
 version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$build/CMakeCache.txt")
 soname=$(objdump -p "$lib" | awk '$1 == "SONAME" { print $2 }')
-[ -n "$version" ] && [ -n "$soname" ] || {
+if [ -z "$version" ] || [ -z "$soname" ]; then
   echo "update: cannot read the project version or the SONAME" >&2
   exit 1
-}
+fi
 
 if [ -f abi/libbwgemm.abi ]; then
   rc=0

@@ -90,7 +90,9 @@ if ! (cd "$src" && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b -Pnoch
 fi
 runtime_deb=$(echo "$deb/${package}_${version}_"*.deb)
 dev_deb=$(echo "$deb/libbwgemm-dev_${version}_"*.deb)
-[ -f "$runtime_deb" ] && [ -f "$dev_deb" ] || fail "packages missing: $(ls "$deb")"
+if [ ! -f "$runtime_deb" ] || [ ! -f "$dev_deb" ]; then
+  fail "packages missing: $(ls "$deb")"
+fi
 
 step "lintian -I -E --pedantic"
 lintian_rc=0
@@ -156,7 +158,9 @@ fi
 arch=$(rpm --eval '%{_arch}')
 main_rpm=$(echo "$rpmtop/RPMS/$arch/bwgemm-$version-"*".$arch.rpm")
 devel_rpm=$(echo "$rpmtop/RPMS/$arch/bwgemm-devel-$version-"*".$arch.rpm")
-[ -f "$main_rpm" ] && [ -f "$devel_rpm" ] || fail "RPMs missing: $(find "$rpmtop/RPMS" -name '*.rpm')"
+if [ ! -f "$main_rpm" ] || [ ! -f "$devel_rpm" ]; then
+  fail "RPMs missing: $(find "$rpmtop/RPMS" -name '*.rpm')"
+fi
 
 libdir=$(rpm --eval '%{_libdir}')
 rpm_files() { rpm -qlp "$1" | grep -v '^/usr/lib/\.build-id' | normalize; }

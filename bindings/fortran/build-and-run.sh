@@ -10,13 +10,13 @@ mode=$1 stage=$2 libdir=$3 includedir=$4 work=$5 fc=$6
 here=$(cd "$(dirname "$0")" && pwd)
 
 lib="$stage/$libdir"
-link=(-L"$lib" -lbwgemm -Wl,-rpath,"$lib")
+link=("-L$lib" -lbwgemm "-Wl,-rpath,$lib")
 case "$mode" in
   contract) prog="$here/tests/test_contract.f90" ;;
   gpu)
     prog="$here/examples/gemm_gpu.f90"
     cudalib="$(PKG_CONFIG_PATH="$lib/pkgconfig" pkg-config --variable=cudaroot bwgemm)/lib64"
-    link+=(-L"$cudalib" -lcudart -lcublas -Wl,-rpath,"$cudalib")
+    link+=("-L$cudalib" -lcudart -lcublas "-Wl,-rpath,$cudalib")
     ;;
   *)
     echo "usage: $0 contract|gpu STAGE LIBDIR INCLUDEDIR WORK_DIR FC" >&2

@@ -23,8 +23,9 @@ done <"$build/install_manifest.txt"
 
 lib="$stage/$libdir"
 echo "stage: soname links in $lib"
-[ -f "$lib/libbwgemm.so.$version" ] && [ ! -L "$lib/libbwgemm.so.$version" ] ||
+if [ ! -f "$lib/libbwgemm.so.$version" ] || [ -L "$lib/libbwgemm.so.$version" ]; then
   fail "libbwgemm.so.$version is not a regular file"
+fi
 [ "$(readlink "$lib/libbwgemm.so.$soversion")" = "libbwgemm.so.$version" ] ||
   fail "libbwgemm.so.$soversion does not point to libbwgemm.so.$version"
 [ "$(readlink "$lib/libbwgemm.so")" = "libbwgemm.so.$soversion" ] ||
