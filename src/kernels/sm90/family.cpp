@@ -25,11 +25,11 @@ bwgemmReason_t supports(const GemmProblem& p, const DeviceCaps& caps) {
   return BWGEMM_REASON_KERNEL_SELECTED;
 }
 
-int choose_config(const GemmProblem& p, const DeviceCaps&, bool forced) {
-  return forced || policy_prefers_kernel(p) ? 0 : -1;
+int choose_config(const GemmProblem& p, const DeviceCaps& caps, bool forced) {
+  return forced || policy_prefers_kernel(p, caps) ? 0 : -1;
 }
 
-const char* config_name(int) { return "sm90_128x256x64_4stage_cluster2"; }
+const char* config_name(int) { return "sm90_128x256x64_3stage_cluster2"; }
 
 // Co-resident clusters of a variant on a device, queried once per pair after
 // raising the variant's shared-memory limit there.
