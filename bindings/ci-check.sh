@@ -35,11 +35,14 @@ cmake --install "$build" --prefix "$stage" >"$work/install.log"
 libdir=$(sed -n 's/^CMAKE_INSTALL_LIBDIR:PATH=//p' "$build/CMakeCache.txt")
 lib="$stage/$libdir"
 cudaroot=$(PKG_CONFIG_PATH="$lib/pkgconfig" pkg-config --variable=cudaroot bwgemm)
-step "Rust against $stage (CUDA in $cudaroot)"
+[ -f "$build/tests/consumer/cuda-library-dir" ] ||
+  fail "$build was configured without tests (BWGEMM_BUILD_TESTS=OFF)"
+cudalib=$(cat "$build/tests/consumer/cuda-library-dir")
+step "Rust against $stage (CUDA in $cudaroot, libraries in $cudalib)"
 
 export CARGO_TARGET_DIR="$work/rust-target"
 # Test and example programs find libbwgemm and the CUDA libraries at run time.
-export LD_LIBRARY_PATH="$lib:$cudaroot/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export LD_LIBRARY_PATH="$lib:$cudalib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 cd "$root/bindings/rust"
 
 step "cargo fmt --check"

@@ -46,7 +46,7 @@ copy_tree() {
 # A C and a Fortran program built against an unpacked package tree.
 consumers() { # prefix libdir dir
   PKG_CONFIG_PATH="$1/$2/pkgconfig" pkg-config --validate bwgemm || fail "bwgemm.pc does not validate"
-  tests/consumer/c-consumer.sh cmake "$1" "$2" "$3/c" cc >"$3-c.log" 2>&1 ||
+  tests/consumer/c-consumer.sh cmake "$1" "$2" "$3/c" cc "$cudalib" >"$3-c.log" 2>&1 ||
     fail "C consumer against the packages: $(cat "$3-c.log")"
   bindings/fortran/build-and-run.sh contract "$1" "$2" include "$3/fortran" gfortran \
     >"$3-fortran.log" 2>&1 || fail "Fortran consumer against the packages: $(cat "$3-fortran.log")"
@@ -56,6 +56,10 @@ consumers() { # prefix libdir dir
 rm -rf "$work"
 mkdir -p "$work"
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+# The consumers run once with the real cuBLAS, from the build's CUDA toolkit.
+[ -f "$build/tests/consumer/cuda-library-dir" ] ||
+  fail "$build was configured without tests (BWGEMM_BUILD_TESTS=OFF)"
+cudalib=$(cat "$build/tests/consumer/cuda-library-dir")
 
 ### 1. Versions and symbols ###
 version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$build/CMakeCache.txt")

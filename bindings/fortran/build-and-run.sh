@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: MIT
 # Compiles the installed module source (include/bwgemm/bwgemm.f90) with a
 # program and runs it against the installed library.
-#   usage: build-and-run.sh contract|gpu STAGE LIBDIR INCLUDEDIR WORK_DIR FC
+#   usage: build-and-run.sh contract|gpu STAGE LIBDIR INCLUDEDIR WORK_DIR FC [CUDA_LIB_DIR]
 #   contract: tests/test_contract.f90, no GPU needed
-#   gpu:      examples/gemm_gpu.f90, links cudart and cuBLAS; exits 77 without a GPU
+#   gpu:      examples/gemm_gpu.f90, links cudart and cuBLAS from CUDA_LIB_DIR;
+#             exits 77 without a GPU
 set -euo pipefail
 mode=$1 stage=$2 libdir=$3 includedir=$4 work=$5 fc=$6
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,11 +16,11 @@ case "$mode" in
   contract) prog="$here/tests/test_contract.f90" ;;
   gpu)
     prog="$here/examples/gemm_gpu.f90"
-    cudalib="$(PKG_CONFIG_PATH="$lib/pkgconfig" pkg-config --variable=cudaroot bwgemm)/lib64"
+    cudalib=${7:?gpu mode needs CUDA_LIB_DIR}
     link+=("-L$cudalib" -lcudart -lcublas "-Wl,-rpath,$cudalib")
     ;;
   *)
-    echo "usage: $0 contract|gpu STAGE LIBDIR INCLUDEDIR WORK_DIR FC" >&2
+    echo "usage: $0 contract|gpu STAGE LIBDIR INCLUDEDIR WORK_DIR FC [CUDA_LIB_DIR]" >&2
     exit 2
     ;;
 esac

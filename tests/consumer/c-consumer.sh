@@ -3,9 +3,9 @@
 # Builds consumer.c against the staged install, through pkg-config or through
 # find_package(bwgemm 0.1) in cmake-consumer/, checks that it resolves
 # libbwgemm from the stage, and runs it with and without the real cuBLAS.
-#   usage: c-consumer.sh pkgconfig|cmake STAGE LIBDIR WORK_DIR CC
+#   usage: c-consumer.sh pkgconfig|cmake STAGE LIBDIR WORK_DIR CC CUDA_LIB_DIR
 set -euo pipefail
-mode=$1 stage=$2 libdir=$3 work=$4 cc=$5
+mode=$1 stage=$2 libdir=$3 work=$4 cc=$5 cudalib=$6
 here=$(cd "$(dirname "$0")" && pwd)
 
 fail() {
@@ -47,7 +47,6 @@ case "$resolved" in
   *) fail "libbwgemm resolves to '$resolved', not into $stage" ;;
 esac
 
-cudalib="$(pkg-config --variable=cudaroot bwgemm)/lib64"
 echo "consumer: run with the real cuBLAS in $cudalib"
 LD_LIBRARY_PATH="$cudalib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$work/consumer" loaded
 echo "consumer: run with cuBLAS unloadable"

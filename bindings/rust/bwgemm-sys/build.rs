@@ -7,9 +7,10 @@
 //!   (default `pkg-config`), which honours `PKG_CONFIG_PATH`. The CUDA root is
 //!   `CUDA_PATH` or bwgemm.pc's `cudaroot` variable.
 //!
-//! `<CUDA root>/lib64` is added to the link search path, for programs that
-//! call the CUDA runtime or cuBLAS themselves, and `<CUDA root>/include` is
-//! given to this crate's tests as `BWGEMM_SYS_CUDA_INCLUDE`. Dependents get
+//! `<CUDA root>/lib64` and `<CUDA root>/lib`, those that exist, are added to
+//! the link search path, for programs that call the CUDA runtime or cuBLAS
+//! themselves, and `<CUDA root>/include` is given to this crate's tests as
+//! `BWGEMM_SYS_CUDA_INCLUDE`. Dependents get
 //! `DEP_BWGEMM_INCLUDE` (the -I directories) and `DEP_BWGEMM_CUDA_ROOT`.
 use std::env;
 use std::process::Command;
@@ -65,7 +66,11 @@ fn main() {
         Some(cuda_path.unwrap_or_else(|| pkg_config(&["--variable=cudaroot"])))
     };
     if let Some(root) = cuda_root {
-        println!("cargo::rustc-link-search=native={root}/lib64");
+        for dir in ["lib64", "lib"].map(|sub| format!("{root}/{sub}")) {
+            if std::path::Path::new(&dir).is_dir() {
+                println!("cargo::rustc-link-search=native={dir}");
+            }
+        }
         println!("cargo::rustc-env=BWGEMM_SYS_CUDA_INCLUDE={root}/include");
         println!("cargo::metadata=cuda_root={root}");
     }
