@@ -49,7 +49,7 @@ fi
 
 if want bench; then
   step bench 1800 "$build/bench/bwgemm-bench" --suite all --csv "$out/bench.csv"
-  [ -f "$out/bench.csv" ] && step plot 120 python3 bench/plot.py "$out/bench.csv" "$out/bench.png"
+  [ -f "$out/bench.csv" ] && step plot 120 python3 bench/plot.py "$out/bench.csv"
 fi
 
 echo "gpu-check: $([ $status -eq 0 ] && echo PASSED || echo FAILED) (logs in $out)"
