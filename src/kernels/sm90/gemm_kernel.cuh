@@ -17,6 +17,7 @@
 #include "kernels/common/gemm_params.h"
 #include "kernels/common/pipeline_state.h"
 #include "kernels/common/smem_desc.h"
+#include "kernels/common/tile_place.cuh"
 #include "kernels/ptx/barrier.cuh"
 #include "kernels/ptx/fence.cuh"
 #include "kernels/ptx/index.cuh"
@@ -43,26 +44,6 @@ struct SharedStorage {
   }
   BWGEMM_DEVICE ptx::Mbarrier* empty(uint32_t stage) const { return full(Cfg::kStages) + stage; }
 };
-
-// Where a CTA works for one tile.
-struct TilePlace {
-  int32_t row0, col0;                       // first row and column of the CTA's block
-  int32_t row_plane, col_plane, out_plane;  // batch coordinates of the maps
-  int32_t batch;
-};
-
-template <class Cfg>
-BWGEMM_DEVICE TilePlace place_tile(const GemmParams& p, int64_t linear, uint32_t rank) {
-  const TileCoord t = p.scheduler.tile(linear);
-  TilePlace place;
-  place.row0 = (t.row_block * Cfg::kClusterSize + int32_t(rank)) * Cfg::kBlockRows;
-  place.col0 = t.col_block * Cfg::kBlockCols;
-  place.row_plane = p.row_batched ? t.batch : 0;
-  place.col_plane = p.col_batched ? t.batch : 0;
-  place.out_plane = p.out_batched ? t.batch : 0;
-  place.batch = t.batch;
-  return place;
-}
 
 // The TMA warp: one elected thread fills the ring for every tile of this
 // cluster, in the same order the consumers drain it.

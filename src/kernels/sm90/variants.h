@@ -6,21 +6,14 @@
 #include <cstdint>
 
 #include "dispatch/problem.h"
-#include "kernels/common/gemm_params.h"
 #include "kernels/common/launch_params.h"
+#include "kernels/common/persistent_launch.h"
 
 namespace bwgemm::sm90 {
 
-using KernelEntry = void (*)(GemmParams);
+using Variant = KernelVariant;
 
-struct Variant {
-  KernelEntry kernel;
-  uint32_t smem_bytes;
-  int threads;
-  int cluster_size;
-  int index;  // dense, for per-device caches
-};
-
+// Variant indices 0..15 (see KernelVariant::index).
 constexpr int kVariantCount = 16;
 
 // The instantiation for these types and operand majorness (kernel view).

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+#include "kernels/common/persistent_launch.h"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <atomic>
+
+namespace bwgemm {
+namespace {
+
+constexpr int kMaxDevices = 64;
+std::atomic<int> g_max_clusters[kMaxDevices][kMaxKernelVariants];
+
+cudaLaunchConfig_t launch_config(const KernelVariant& v, unsigned clusters,
+                                 cudaLaunchAttribute* cluster_attr) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(clusters * unsigned(v.cluster_size), 1, 1);
+  config.blockDim = dim3(unsigned(v.threads), 1, 1);
+  config.dynamicSmemBytes = v.smem_bytes;
+  cluster_attr->id = cudaLaunchAttributeClusterDimension;
+  cluster_attr->val.clusterDim.x = unsigned(v.cluster_size);
+  cluster_attr->val.clusterDim.y = 1;
+  cluster_attr->val.clusterDim.z = 1;
+  config.attrs = cluster_attr;
+  config.numAttrs = 1;
+  return config;
+}
+
+int max_active_clusters(const KernelVariant& v, const DeviceCaps& caps) {
+  std::atomic<int>* slot =
+      caps.device < kMaxDevices ? &g_max_clusters[caps.device][v.index] : nullptr;
+  if (slot != nullptr) {
+    const int cached = slot->load(std::memory_order_relaxed);
+    if (cached > 0) return cached;
+  }
+  const void* entry = reinterpret_cast<const void*>(v.kernel);
+  if (cudaFuncSetAttribute(entry, cudaFuncAttributeMaxDynamicSharedMemorySize, int(v.smem_bytes)) !=
+      cudaSuccess)
+    return 0;
+  cudaLaunchAttribute cluster;
+  const cudaLaunchConfig_t config = launch_config(v, unsigned(caps.sm_count), &cluster);
+  int clusters = 0;
+  if (cudaOccupancyMaxActiveClusters(&clusters, entry, &config) != cudaSuccess) return 0;
+  if (slot != nullptr) slot->store(clusters, std::memory_order_relaxed);
+  return clusters;
+}
+
+}  // namespace
+
+cudaError_t launch_persistent(const KernelVariant& v, const GemmParams& params,
+                              const DeviceCaps& caps, cudaStream_t stream) {
+  const int clusters = max_active_clusters(v, caps);
+  if (clusters <= 0) return cudaErrorInvalidConfiguration;
+  const int64_t grid = std::min<int64_t>(params.scheduler.tile_count(), clusters);
+  cudaLaunchAttribute cluster;
+  cudaLaunchConfig_t config = launch_config(v, unsigned(grid), &cluster);
+  config.stream = stream;
+  return cudaLaunchKernelEx(&config, v.kernel, params);
+}
+
+}  // namespace bwgemm
