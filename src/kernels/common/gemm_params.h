@@ -35,6 +35,9 @@ struct GemmParams {
   void* out;
   int64_t out_ld, out_stride;  // elements
   ScalarArg alpha, beta;
+  // Set (to 1) by a kernel whose barrier protocol failed a bounded wait; the
+  // host reads it to stop using the family. NULL: the family does not report.
+  uint32_t* error_flag;
 };
 
 }  // namespace bwgemm

@@ -13,22 +13,37 @@ namespace bwgemm::ptx {
 using Mbarrier = uint64_t;
 
 BWGEMM_DEVICE void mbarrier_init(Mbarrier* bar, uint32_t arrivals) {
+#if defined(BWGEMM_EMU)
+  emu::mbarrier_init(bar, arrivals);
+#else
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_address(bar)), "r"(arrivals)
                : "memory");
+#endif
 }
 
 // Makes barrier initialisation visible to the cluster (and the async proxy);
 // follow with a cluster barrier before anyone else touches the barriers.
 BWGEMM_DEVICE void fence_mbarrier_init() {
+#if defined(BWGEMM_EMU)
+  emu::fence_mbarrier_init();
+#else
   asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+#endif
 }
 
 BWGEMM_DEVICE void mbarrier_arrive(Mbarrier* bar) {
+#if defined(BWGEMM_EMU)
+  emu::mbarrier_arrive(bar);
+#else
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_address(bar)) : "memory");
+#endif
 }
 
 // Arrive on the barrier at the same offset in CTA `cta_rank` of the cluster.
 BWGEMM_DEVICE void mbarrier_arrive_cluster(Mbarrier* bar, uint32_t cta_rank) {
+#if defined(BWGEMM_EMU)
+  emu::mbarrier_arrive_cluster(bar, cta_rank);
+#else
   asm volatile(
       "{\n"
       ".reg .b32 remote;\n"
@@ -37,16 +52,43 @@ BWGEMM_DEVICE void mbarrier_arrive_cluster(Mbarrier* bar, uint32_t cta_rank) {
       "}" ::"r"(smem_address(bar)),
       "r"(cta_rank)
       : "memory");
+#endif
 }
 
 // One arrival plus `bytes` of expected transactions for the current phase.
 BWGEMM_DEVICE void mbarrier_arrive_expect_tx(Mbarrier* bar, uint32_t bytes) {
+#if defined(BWGEMM_EMU)
+  emu::mbarrier_arrive_expect_tx(bar, bytes);
+#else
   asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_address(bar)),
                "r"(bytes)
                : "memory");
+#endif
+}
+
+// The same on the barrier at `bar`'s offset in CTA `cta_rank` of the cluster
+// (mapa, then a remote arrive; the 2-CTA kernels' full barriers live in the
+// even CTA).
+BWGEMM_DEVICE void mbarrier_arrive_expect_tx_cluster(Mbarrier* bar, uint32_t cta_rank,
+                                                     uint32_t bytes) {
+#if defined(BWGEMM_EMU)
+  emu::mbarrier_arrive_expect_tx_cluster(bar, cta_rank, bytes);
+#else
+  asm volatile(
+      "{\n"
+      ".reg .b32 remote;\n"
+      "mapa.shared::cluster.u32 remote, %0, %1;\n"
+      "mbarrier.arrive.expect_tx.shared::cluster.b64 _, [remote], %2;\n"
+      "}" ::"r"(smem_address(bar)),
+      "r"(cta_rank), "r"(bytes)
+      : "memory");
+#endif
 }
 
 BWGEMM_DEVICE bool mbarrier_try_wait(Mbarrier* bar, uint32_t parity) {
+#if defined(BWGEMM_EMU)
+  return emu::mbarrier_try_wait(bar, parity);
+#else
   uint32_t done;
   asm volatile(
       "{\n"
@@ -58,6 +100,7 @@ BWGEMM_DEVICE bool mbarrier_try_wait(Mbarrier* bar, uint32_t parity) {
       : "r"(smem_address(bar)), "r"(parity)
       : "memory");
   return done != 0;
+#endif
 }
 
 // Blocks until the phase with the given parity has completed.
@@ -66,17 +109,46 @@ BWGEMM_DEVICE void mbarrier_wait(Mbarrier* bar, uint32_t parity) {
   }
 }
 
+// Like mbarrier_wait, but gives up (false) after about a second of polling,
+// so that a barrier-protocol failure cannot hang the application.
+BWGEMM_DEVICE bool mbarrier_wait_bounded(Mbarrier* bar, uint32_t parity) {
+  for (uint32_t spins = 0; spins < (1u << 22); ++spins)
+    if (mbarrier_try_wait(bar, parity)) return true;
+  return false;
+}
+
 // bar.sync on a named barrier (ids 1..15; 0 is __syncthreads).
 BWGEMM_DEVICE void named_barrier_sync(uint32_t id, uint32_t threads) {
+#if defined(BWGEMM_EMU)
+  emu::named_barrier_sync(id, threads);
+#else
   asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+#endif
+}
+
+// bar.sync 0: every thread of the CTA (__syncthreads).
+BWGEMM_DEVICE void cta_sync() {
+#if defined(BWGEMM_EMU)
+  emu::named_barrier_sync(0, 0);
+#else
+  asm volatile("bar.sync 0;" ::: "memory");
+#endif
 }
 
 BWGEMM_DEVICE void cluster_arrive() {
+#if defined(BWGEMM_EMU)
+  emu::cluster_arrive();
+#else
   asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
+#endif
 }
 
 BWGEMM_DEVICE void cluster_wait() {
+#if defined(BWGEMM_EMU)
+  emu::cluster_wait();
+#else
   asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
+#endif
 }
 
 BWGEMM_DEVICE void cluster_sync() {
