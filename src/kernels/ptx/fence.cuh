@@ -10,7 +10,11 @@ namespace bwgemm::ptx {
 // async-proxy (TMA, wgmma) accesses; executed by the writing threads before
 // the barrier that hands the buffer over.
 BWGEMM_DEVICE void fence_proxy_async_smem() {
+#if defined(BWGEMM_EMU)
+  emu::fence_proxy_async_smem();
+#else
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#endif
 }
 
 }  // namespace bwgemm::ptx

@@ -7,6 +7,19 @@
 
 namespace bwgemm::ptx {
 
+#if defined(BWGEMM_EMU)
+
+BWGEMM_DEVICE uint32_t thread_index() { return emu::thread_index(); }
+BWGEMM_DEVICE uint32_t warp_index() { return emu::thread_index() / 32; }
+BWGEMM_DEVICE uint32_t lane_index() { return emu::thread_index() % 32; }
+BWGEMM_DEVICE uint32_t cluster_cta_rank() { return emu::cluster_cta_rank(); }
+BWGEMM_DEVICE uint32_t cluster_index() { return emu::cluster_index(); }
+BWGEMM_DEVICE uint32_t cluster_count() { return emu::cluster_count(); }
+BWGEMM_DEVICE uint8_t* dynamic_smem() { return emu::dynamic_smem(); }
+BWGEMM_DEVICE uint32_t smem_address(const void* p) { return emu::smem_address(p); }
+
+#else
+
 BWGEMM_DEVICE uint32_t thread_index() { return threadIdx.x; }
 BWGEMM_DEVICE uint32_t warp_index() { return threadIdx.x / 32; }
 BWGEMM_DEVICE uint32_t lane_index() { return threadIdx.x % 32; }
@@ -40,5 +53,7 @@ BWGEMM_DEVICE uint8_t* dynamic_smem() {
 BWGEMM_DEVICE uint32_t smem_address(const void* p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
 }
+
+#endif
 
 }  // namespace bwgemm::ptx

@@ -9,26 +9,54 @@
 #include "kernels/ptx/barrier.cuh"
 #include "kernels/ptx/tma.cuh"
 
+// tcgen05 exists on the sm_100 family-specific targets (sm_100a/f, sm_103a/f,
+// sm_110a/f), not on plain sm_100 nor on sm_120 (facts file §1, §7). Device
+// code for any other target traps; the emulation backend models every call.
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FAMILY_SPECIFIC__) && \
+    __CUDA_ARCH_FAMILY_SPECIFIC__ >= 1000 && __CUDA_ARCH_FAMILY_SPECIFIC__ < 1200
+#define BWGEMM_TCGEN05 1
+#else
+#define BWGEMM_TCGEN05 0
+#endif
+
 namespace bwgemm::ptx {
 
 // 9.7.16.7.1: one warp in each CTA of the pair allocates `columns` (a power
 // of two, 32..512) of TMEM; the address lands in `slot` (shared memory, the
 // same offset in both CTAs). Blocks until the columns are free.
 BWGEMM_DEVICE void tmem_alloc_2cta(uint32_t* slot, uint32_t columns) {
+#if defined(BWGEMM_EMU)
+  emu::tmem_alloc(slot, columns, 2);
+#elif BWGEMM_TCGEN05
   asm volatile(
       "tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [%0], %1;" ::"r"(smem_address(slot)),
       "r"(columns)
       : "memory");
+#else
+  __trap();
+#endif
 }
 
 BWGEMM_DEVICE void tmem_dealloc_2cta(uint32_t taddr, uint32_t columns) {
+#if defined(BWGEMM_EMU)
+  emu::tmem_dealloc(taddr, columns, 2);
+#elif BWGEMM_TCGEN05
   asm volatile("tcgen05.dealloc.cta_group::2.sync.aligned.b32 %0, %1;" ::"r"(taddr), "r"(columns)
                : "memory");
+#else
+  __trap();
+#endif
 }
 
 // After this the CTA allocates no more TMEM, so CTAs queued on the SM may.
 BWGEMM_DEVICE void tmem_relinquish_2cta() {
+#if defined(BWGEMM_EMU)
+  emu::tmem_relinquish(2);
+#elif BWGEMM_TCGEN05
   asm volatile("tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned;" ::: "memory");
+#else
+  __trap();
+#endif
 }
 
 // 9.7.16.10.9.1: issued by one thread of the even CTA. D (TMEM, the same
@@ -37,6 +65,9 @@ BWGEMM_DEVICE void tmem_relinquish_2cta() {
 // offsets. idesc: the .kind::f16 instruction descriptor.
 BWGEMM_DEVICE void umma_f16_2cta(uint32_t d_tmem, uint64_t a_desc, uint64_t b_desc, uint32_t idesc,
                                  bool accumulate) {
+#if defined(BWGEMM_EMU)
+  emu::umma_f16(d_tmem, a_desc, b_desc, idesc, accumulate, 2);
+#elif BWGEMM_TCGEN05
   asm volatile(
       "{\n"
       ".reg .pred p;\n"
@@ -45,17 +76,26 @@ BWGEMM_DEVICE void umma_f16_2cta(uint32_t d_tmem, uint64_t a_desc, uint64_t b_de
       "}" ::"r"(d_tmem),
       "l"(a_desc), "l"(b_desc), "r"(idesc), "r"(uint32_t(accumulate))
       : "memory");
+#else
+  __trap();
+#endif
 }
 
 // 9.7.16.12.1: once every prior MMA of this thread completed, one arrive on
 // the barrier at bar's offset in each CTA of cta_mask. Implies
 // tcgen05.fence::before_thread_sync.
 BWGEMM_DEVICE void umma_commit_2cta(Mbarrier* bar, uint16_t cta_mask) {
+#if defined(BWGEMM_EMU)
+  emu::umma_commit(bar, cta_mask, 2);
+#elif BWGEMM_TCGEN05
   asm volatile(
       "tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64"
       " [%0], %1;" ::"r"(smem_address(bar)),
       "h"(cta_mask)
       : "memory");
+#else
+  __trap();
+#endif
 }
 
 // 9.7.16.8: warp-collective load of kColumns 32-bit columns starting at
@@ -99,29 +139,58 @@ BWGEMM_DEVICE void umma_commit_2cta(Mbarrier* bar, uint16_t cta_mask) {
 template <int kColumns>
 BWGEMM_DEVICE void tmem_load_32x32b(uint32_t taddr, float (&out)[kColumns]) {
   static_assert(kColumns == 32 || kColumns == 64, "add the shape to tcgen05.cuh");
+#if defined(BWGEMM_EMU)
+  emu::tmem_load_32x32b(taddr, out, kColumns);
+#elif BWGEMM_TCGEN05
   if constexpr (kColumns == 32) {
     BWGEMM_TMEM_LD_32X32B_X32_ASM;
   } else {
     BWGEMM_TMEM_LD_32X32B_X64_ASM;
   }
+#else
+  __trap();
+#endif
 }
 
-BWGEMM_DEVICE void tmem_load_wait() { asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory"); }
+BWGEMM_DEVICE void tmem_load_wait() {
+#if defined(BWGEMM_EMU)
+  emu::tmem_load_wait();
+#elif BWGEMM_TCGEN05
+  asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory");
+#else
+  __trap();
+#endif
+}
 
 // 9.7.16.11.1 / 9.7.16.6.4: order async tcgen05 operations against thread
 // synchronization (barriers, mbarrier waits) on either side of it.
 BWGEMM_DEVICE void tcgen05_fence_before_sync() {
+#if defined(BWGEMM_EMU)
+  emu::tcgen05_fence_before_sync();
+#elif BWGEMM_TCGEN05
   asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
+#else
+  __trap();
+#endif
 }
 
 BWGEMM_DEVICE void tcgen05_fence_after_sync() {
+#if defined(BWGEMM_EMU)
+  emu::tcgen05_fence_after_sync();
+#elif BWGEMM_TCGEN05
   asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
+#else
+  __trap();
+#endif
 }
 
 // 9.7.9.25 with .cta_group::2: a box into this CTA's shared memory whose
 // bytes complete on the barrier at bar's offset in CTA bar_cta (the leader).
 BWGEMM_DEVICE void tma_load_3d_2cta(void* dst, const TensorMap* map, Mbarrier* bar,
                                     uint32_t bar_cta, int32_t c0, int32_t c1, int32_t c2) {
+#if defined(BWGEMM_EMU)
+  emu::tma_load_3d_2cta(dst, map, bar, bar_cta, c0, c1, c2);
+#elif BWGEMM_TCGEN05
   asm volatile(
       "{\n"
       ".reg .b32 remote;\n"
@@ -131,20 +200,11 @@ BWGEMM_DEVICE void tma_load_3d_2cta(void* dst, const TensorMap* map, Mbarrier* b
       "}" ::"r"(smem_address(dst)),
       "l"(map), "r"(smem_address(bar)), "r"(bar_cta), "r"(c0), "r"(c1), "r"(c2)
       : "memory");
+#else
+  __trap();
+#endif
 }
 
-// One arrival plus `bytes` of expected transactions on the barrier at bar's
-// offset in CTA cta_rank.
-BWGEMM_DEVICE void mbarrier_arrive_expect_tx_cluster(Mbarrier* bar, uint32_t cta_rank,
-                                                     uint32_t bytes) {
-  asm volatile(
-      "{\n"
-      ".reg .b32 remote;\n"
-      "mapa.shared::cluster.u32 remote, %0, %1;\n"
-      "mbarrier.arrive.expect_tx.shared::cluster.b64 _, [remote], %2;\n"
-      "}" ::"r"(smem_address(bar)),
-      "r"(cta_rank), "r"(bytes)
-      : "memory");
-}
+// mbarrier_arrive_expect_tx_cluster (the remote expect_tx arrive) is in barrier.cuh.
 
 }  // namespace bwgemm::ptx

@@ -11,14 +11,30 @@ namespace bwgemm::ptx {
 
 // Makes prior register writes of the accumulators visible to wgmma; before the
 // first wgmma and whenever other instructions touched the accumulators.
-BWGEMM_DEVICE void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+BWGEMM_DEVICE void wgmma_fence() {
+#if defined(BWGEMM_EMU)
+  emu::wgmma_fence();
+#else
+  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+#endif
+}
 
-BWGEMM_DEVICE void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
+BWGEMM_DEVICE void wgmma_commit() {
+#if defined(BWGEMM_EMU)
+  emu::wgmma_commit();
+#else
+  asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+#endif
+}
 
 // Waits until at most kPending committed wgmma groups are still running.
 template <int kPending>
 BWGEMM_DEVICE void wgmma_wait() {
+#if defined(BWGEMM_EMU)
+  emu::wgmma_wait(kPending);
+#else
   asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(kPending) : "memory");
+#endif
 }
 
 // The operand list is spelled out once per shape (generated: one "+f" per
@@ -94,6 +110,18 @@ struct BFloat16 {};  // bf16 operands
 template <int kN, class AB, bool kTransA, bool kTransB>
 struct Wgmma;
 
+#if defined(BWGEMM_EMU)
+#define BWGEMM_DEFINE_WGMMA(N)                                                                   \
+  template <class AB, bool kTransA, bool kTransB>                                                \
+  struct Wgmma<N, AB, kTransA, kTransB> {                                                        \
+    static constexpr int kAccumulators = N / 2;                                                  \
+    BWGEMM_DEVICE static void mma(float (&d)[N / 2], uint64_t desc_a, uint64_t desc_b,           \
+                                  bool accumulate) {                                             \
+      emu::wgmma_mma(N, std::is_same_v<AB, BFloat16> ? emu::MmaInput::BF16 : emu::MmaInput::F16, \
+                     kTransA, kTransB, d, desc_a, desc_b, accumulate);                           \
+    }                                                                                            \
+  };
+#else
 #define BWGEMM_DEFINE_WGMMA(N)                                                         \
   template <class AB, bool kTransA, bool kTransB>                                      \
   struct Wgmma<N, AB, kTransA, kTransB> {                                              \
@@ -107,6 +135,7 @@ struct Wgmma;
       }                                                                                \
     }                                                                                  \
   };
+#endif
 
 BWGEMM_DEFINE_WGMMA(128)
 BWGEMM_DEFINE_WGMMA(256)
