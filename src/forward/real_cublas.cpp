@@ -63,6 +63,13 @@ bool resolve(void* lib, const char* name, Fn* out) {
   return true;
 }
 
+template <class Fn>
+void resolve_optional(void* lib, const char* name, Fn* out) {
+  void* sym = dlvsym(lib, name, kCublasNode);
+  if (sym == nullptr) sym = dlsym(lib, name);
+  *out = sym != nullptr && !is_this_library(sym) ? reinterpret_cast<Fn>(sym) : nullptr;
+}
+
 bool resolve_all() {
   const char* override_name = env_config().cublas_library;
   const char* name = override_name != nullptr ? override_name : kCublasNode;
@@ -82,6 +89,9 @@ bool resolve_all() {
             resolve(lib, "cublasGetPointerMode_v2", &r.get_pointer_mode) &&
             resolve(lib, "cublasGetStream_v2", &r.get_stream);
   if (!ok) return false;
+  resolve_optional(lib, "cublasCreate_v2", &r.create);
+  resolve_optional(lib, "cublasDestroy_v2", &r.destroy);
+  resolve_optional(lib, "cublasSetStream_v2", &r.set_stream);
   g_real = r;
   return true;
 }

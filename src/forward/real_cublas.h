@@ -30,6 +30,10 @@ struct RealCublas {
   decltype(&cublasGemmBatchedEx_64) gemm_batched_ex_64;
   decltype(&cublasGetPointerMode_v2) get_pointer_mode;
   decltype(&cublasGetStream_v2) get_stream;
+  // Optional (NULL when absent): only bwgemm's own checks create handles.
+  decltype(&cublasCreate_v2) create;
+  decltype(&cublasDestroy_v2) destroy;
+  decltype(&cublasSetStream_v2) set_stream;
 };
 
 // The real cuBLAS, resolved once (thread-safe, fork-safe): the library already

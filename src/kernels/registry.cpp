@@ -6,9 +6,12 @@ namespace bwgemm {
 namespace sm90 {
 extern const KernelFamily kFamily;
 }
+namespace sm100 {
+extern const KernelFamily kFamily;
+}
 
 KernelFamilyList registered_kernel_families() {
-  static const KernelFamily* const families[] = {&sm90::kFamily};
+  static const KernelFamily* const families[] = {&sm100::kFamily, &sm90::kFamily};
   return {families, sizeof families / sizeof families[0]};
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "kernels/sm90/variants.h"
 
+#include "kernels/common/variant_select.h"
 #include "kernels/sm90/config.h"
 
 namespace bwgemm::sm90 {
@@ -11,10 +12,9 @@ const Variant& variants_bf16_bf16(bool row_mn, bool col_mn);
 const Variant& variants_bf16_f32(bool row_mn, bool col_mn);
 
 const Variant& select_variant(DType ab, DType out, bool row_mn, bool col_mn) {
-  const bool f32_out = out == DType::F32;
-  if (ab == DType::F16)
-    return f32_out ? variants_f16_f32(row_mn, col_mn) : variants_f16_f16(row_mn, col_mn);
-  return f32_out ? variants_bf16_f32(row_mn, col_mn) : variants_bf16_bf16(row_mn, col_mn);
+  static const VariantTable table = {variants_f16_f16, variants_f16_f32, variants_bf16_bf16,
+                                     variants_bf16_f32};
+  return bwgemm::select_variant(table, ab, out, row_mn, col_mn);
 }
 
 TileShape tile_shape() {

@@ -2,6 +2,7 @@
 // Instantiation helpers for the per-type translation units (variants_*.cu).
 #pragma once
 
+#include "kernels/common/variant_table.cuh"
 #include "kernels/sm90/gemm_kernel.cuh"
 #include "kernels/sm90/variants.h"
 
@@ -17,23 +18,14 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 #endif
 }
 
-template <class Cfg>
-constexpr Variant make_variant(int index) {
-  return {gemm_kernel<Cfg>, Cfg::kSmemBytes, Cfg::kThreads, Cfg::kClusterSize, index};
-}
+// What VariantQuad needs to instantiate this family.
+struct Family {
+  template <class AB, class Out, bool kRowMN, bool kColMN>
+  using Config = sm90::Config<AB, Out, kRowMN, kColMN>;
 
-// The four operand-majorness variants for one (AB, Out) pair, indexed by
-// row_mn * 2 + col_mn, starting at `first`.
-template <class AB, class Out>
-struct VariantQuad {
-  static const Variant& get(bool row_mn, bool col_mn, int first) {
-    static const Variant quad[4] = {
-        make_variant<Config<AB, Out, false, false>>(first + 0),
-        make_variant<Config<AB, Out, false, true>>(first + 1),
-        make_variant<Config<AB, Out, true, false>>(first + 2),
-        make_variant<Config<AB, Out, true, true>>(first + 3),
-    };
-    return quad[int(row_mn) * 2 + int(col_mn)];
+  template <class Cfg>
+  static KernelVariant variant(int index) {
+    return {gemm_kernel<Cfg>, Cfg::kSmemBytes, Cfg::kThreads, Cfg::kClusterSize, index};
   }
 };
 

@@ -5,7 +5,7 @@
 namespace bwgemm::sm90 {
 
 const Variant& variants_bf16_bf16(bool row_mn, bool col_mn) {
-  return VariantQuad<__nv_bfloat16, __nv_bfloat16>::get(row_mn, col_mn, 8);
+  return VariantQuad<Family, __nv_bfloat16, __nv_bfloat16>::get(row_mn, col_mn, 8);
 }
 
 }  // namespace bwgemm::sm90

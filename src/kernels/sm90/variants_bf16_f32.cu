@@ -5,7 +5,7 @@
 namespace bwgemm::sm90 {
 
 const Variant& variants_bf16_f32(bool row_mn, bool col_mn) {
-  return VariantQuad<__nv_bfloat16, float>::get(row_mn, col_mn, 12);
+  return VariantQuad<Family, __nv_bfloat16, float>::get(row_mn, col_mn, 12);
 }
 
 }  // namespace bwgemm::sm90

@@ -5,7 +5,7 @@
 namespace bwgemm::sm90 {
 
 const Variant& variants_f16_f16(bool row_mn, bool col_mn) {
-  return VariantQuad<__half, __half>::get(row_mn, col_mn, 0);
+  return VariantQuad<Family, __half, __half>::get(row_mn, col_mn, 0);
 }
 
 }  // namespace bwgemm::sm90

@@ -5,7 +5,7 @@
 namespace bwgemm::sm90 {
 
 const Variant& variants_f16_f32(bool row_mn, bool col_mn) {
-  return VariantQuad<__half, float>::get(row_mn, col_mn, 4);
+  return VariantQuad<Family, __half, float>::get(row_mn, col_mn, 4);
 }
 
 }  // namespace bwgemm::sm90

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+// The sm100 kernel's tile configuration and shared-memory layout.
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace bwgemm::sm100 {
+
+// AB: __half or __nv_bfloat16; Out: AB or float. kRowMN / kColMN: the row /
+// column operand is stored M/N-contiguous (see kernels/common/kernel_view.h).
+template <class AB_, class Out_, bool kRowMN_, bool kColMN_, int kStages_ = 6>
+struct Config {
+  using AB = AB_;
+  using Out = Out_;
+  static constexpr bool kRowMN = kRowMN_;
+  static constexpr bool kColMN = kColMN_;
+
+  // A CTA pair runs one tcgen05.mma.cta_group::2 of M = 256: each CTA holds
+  // 128 rows of the row operand and half of the column block.
+  static constexpr int kClusterSize = 2;
+  static constexpr int kBlockRows = 128;  // per CTA
+  static constexpr int kBlockCols = 256;  // MMA N, shared by the pair
+  static constexpr int kHalfCols = kBlockCols / kClusterSize;
+  static constexpr int kBlockK = 64;  // one 128-byte swizzle row of 16-bit K
+  static constexpr int kUmmaK = 16;
+  static constexpr int kStages = kStages_;
+
+  // Warp roles: 0 TMA producer, 1 MMA issuer (even CTA), 2 TMEM allocator,
+  // 3 idle, 4-7 the epilogue warpgroup (warp w reads TMEM lanes 32 (w % 4)..).
+  static constexpr int kThreads = 256;
+  static constexpr int kProducerWarp = 0, kMmaWarp = 1, kTmemWarp = 2, kFirstEpilogueWarp = 4;
+
+  static constexpr int kMNBox = 64;  // M/N extent of a box of an M/N-major operand
+  static constexpr uint32_t kBoxBytes = kMNBox * kBlockK * 2;
+  static constexpr uint32_t kRowTileBytes = kBlockRows * kBlockK * 2;
+  static constexpr uint32_t kColHalfBytes = kHalfCols * kBlockK * 2;
+  static constexpr uint32_t kStageBytes = kRowTileBytes + kColHalfBytes;
+
+  // Two fp32 accumulators of 128 lanes x 256 columns: the epilogue drains one
+  // while the MMA fills the other.
+  static constexpr int kAccumulators = 2;
+  static constexpr uint32_t kTmemColumns = kAccumulators * kBlockCols;
+
+  // Epilogue chunks: 128 rows x 128 bytes, one TMA store each, two per
+  // staging fill.
+  static constexpr int kChunkCols = 128 / int(sizeof(Out));
+  static constexpr int kChunks = kBlockCols / kChunkCols;
+  static constexpr uint32_t kChunkBytes = kBlockRows * 128;
+  static constexpr uint32_t kStagingBytes = 2 * kChunkBytes;
+  static constexpr int kChunksPerStaging = kStagingBytes / kChunkBytes;
+
+  // Shared memory: stages | staging | barriers | TMEM address slot.
+  static constexpr uint32_t kStagingOffset = kStages * kStageBytes;
+  static constexpr uint32_t kBarrierOffset = kStagingOffset + kStagingBytes;
+  static constexpr int kBarriers = 2 * kStages + 2 * kAccumulators;
+  static constexpr uint32_t kTmemSlotOffset = kBarrierOffset + kBarriers * sizeof(uint64_t);
+  static constexpr uint32_t kSmemBytes = kTmemSlotOffset + 16;
+
+  // tmem_empty[a] counts one arrival per epilogue warp of both CTAs.
+  static constexpr uint32_t kTmemEmptyArrivals = kClusterSize * 4;
+
+  static_assert(std::is_same_v<Out, AB> || std::is_same_v<Out, float>);
+  static_assert(kStageBytes % 1024 == 0 && kChunkBytes % 1024 == 0);
+  static_assert(kChunks % kChunksPerStaging == 0);
+  static_assert(kTmemColumns <= 512 && (kTmemColumns & (kTmemColumns - 1)) == 0);
+  static_assert(kSmemBytes <= 232448, "exceeds the sm100 shared-memory limit per block");
+};
+
+}  // namespace bwgemm::sm100

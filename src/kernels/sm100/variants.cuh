@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+// Instantiation helpers for the per-type translation units (variants_*.cu),
+// compiled for sm_100a and sm_103a.
+#pragma once
+
+#include "kernels/common/variant_table.cuh"
+#include "kernels/sm100/gemm_kernel.cuh"
+#include "kernels/sm100/variants.h"
+
+namespace bwgemm::sm100 {
+
+template <class Cfg>
+__global__ void __launch_bounds__(Cfg::kThreads, 1)
+    gemm_kernel(const __grid_constant__ GemmParams p) {
+#if defined(__CUDA_ARCH__) && \
+    (defined(__CUDA_ARCH_FEAT_SM100_ALL) || defined(__CUDA_ARCH_FEAT_SM103_ALL))
+  gemm_kernel_body<Cfg>(p);
+#elif defined(__CUDA_ARCH__)
+  __trap();  // built for sm_100a / sm_103a only; never dispatched elsewhere
+#endif
+}
+
+// What VariantQuad needs to instantiate this family.
+struct Family {
+  template <class AB, class Out, bool kRowMN, bool kColMN>
+  using Config = sm100::Config<AB, Out, kRowMN, kColMN>;
+
+  template <class Cfg>
+  static KernelVariant variant(int index) {
+    return {gemm_kernel<Cfg>, Cfg::kSmemBytes, Cfg::kThreads, Cfg::kClusterSize, index};
+  }
+};
+
+}  // namespace bwgemm::sm100
