@@ -57,6 +57,12 @@ cublasStatus_t run_gemm(const RawCall& call) {
       record_decision(call, family.path, reason, family.config_name(prepared.plan.config));
       return CUBLAS_STATUS_SUCCESS;
     }
+    // An earlier launch of this family failed on the device (the family is now
+    // switched off): report it, as CUDA reports asynchronous errors late.
+    if (err == cudaErrorLaunchFailure) {
+      record_decision(call, family.path, BWGEMM_REASON_LAUNCH_FAILED, "");
+      return CUBLAS_STATUS_EXECUTION_FAILED;
+    }
     // Nothing was enqueued, so cuBLAS can still compute the call.
     log_warning("%s kernel launch failed (CUDA error %d); forwarding to cuBLAS", family.name,
                 static_cast<int>(err));

@@ -22,7 +22,10 @@ struct KernelFamily {
   // `forced`, the best configuration regardless of cuBLAS. -1: cuBLAS is faster.
   int (*choose_config)(const GemmProblem& p, const DeviceCaps& caps, bool forced);
   const char* (*config_name)(int config);
-  // Enqueues the kernel on p.stream. An error means nothing was enqueued.
+  // Enqueues the kernel on p.stream. An error means nothing was enqueued:
+  // cudaErrorLaunchFailure reports that an earlier launch failed on the
+  // device (the call returns CUBLAS_STATUS_EXECUTION_FAILED); any other error
+  // sends the call to cuBLAS.
   cudaError_t (*launch)(const GemmProblem& p, const DeviceCaps& caps, int config);
 };
 
