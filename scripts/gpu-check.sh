@@ -37,7 +37,8 @@ if want build || want tests || want sanitizer || want bench; then
 fi
 
 if want tests; then
-  step gpu-tests 1500 ctest --test-dir "$build" -L gpu --output-on-failure --timeout 600
+  # -V: every suite's own summary lines go into the log.
+  step gpu-tests 1500 ctest --test-dir "$build" -L '^gpu$' -V --timeout 600
 fi
 
 if want sanitizer; then
