@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+// src/kernels/sm90/policy.cpp: where BWGEMM_POLICY_AUTO runs the sm90 kernel.
+// Expectations are worked out by hand from the rule policy.cpp documents:
+// same-type output, not cuBLAS's fast path (m, n or k not a multiple of 16),
+// k >= 512, and at least sm_count / 2 cluster tiles of 256 x 256 (one wave
+// of 2-CTA clusters), counting every batch.
+#include <cstdint>
+
+#include "kernels/sm90/policy.h"
+#include "support/cmocka_cxx.h"
+
+using bwgemm::DeviceCaps;
+using bwgemm::DType;
+using bwgemm::GemmProblem;
+
+namespace {
+
+struct Case {
+  int64_t m, n, k, batch;
+  DType ab, out;
+  int sm_count;
+  bool kernel;
+};
+
+constexpr DType F16 = DType::F16, BF16 = DType::BF16, F32 = DType::F32;
+
+GemmProblem problem(const Case& c) {
+  GemmProblem p{};
+  p.ab_type = c.ab;
+  p.c_type = c.out;
+  p.m = c.m;
+  p.n = c.n;
+  p.k = c.k;
+  p.lda = p.ldb = p.ldc = 16384;
+  p.batch = c.batch;
+  return p;
+}
+
+void check(const Case* cases, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    const Case& c = cases[i];
+    const DeviceCaps caps{0, 9, 0, c.sm_count, 232448};
+    if (bwgemm::sm90::policy_prefers_kernel(problem(c), caps) != c.kernel)
+      fail_msg("m %lld n %lld k %lld batch %lld on %d SMs: expected %s",
+               static_cast<long long>(c.m), static_cast<long long>(c.n),
+               static_cast<long long>(c.k), static_cast<long long>(c.batch), c.sm_count,
+               c.kernel ? "the kernel" : "cuBLAS");
+  }
+}
+
+template <size_t N>
+void check(const Case (&cases)[N]) {
+  check(cases, N);
+}
+
+// m, n and k all multiples of 16: cuBLAS's fast path, whatever the size.
+void cublas_keeps_its_fast_path(void**) {
+  const Case cases[] = {
+      {4096, 8192, 4096, 1, F16, F16, 132, false},  {8192, 8192, 8192, 1, BF16, BF16, 132, false},
+      {16, 16, 16, 1, F16, F16, 132, false},        {4096, 4096, 512, 1, F16, F16, 132, false},
+      {14336, 4096, 4096, 8, F16, F16, 132, false}, {4096, 128, 4096, 1, BF16, BF16, 132, false},
+      {1024, 1024, 1024, 1, F16, F16, 132, false},  {65536, 65536, 16384, 1, F16, F16, 16, false},
+  };
+  check(cases);
+}
+
+// Off the fast path (any one of m, n, k not a multiple of 16) with k >= 512
+// and a wave of cluster tiles (66 on 132 SMs).
+void odd_sizes_with_a_wave_of_tiles_take_the_kernel(void**) {
+  const Case cases[] = {
+      // 16 x 17 = 272 tiles
+      {4095, 4097, 4096, 1, F16, F16, 132, true},
+      // 8 x 9 = 72
+      {2047, 2049, 1023, 1, BF16, BF16, 132, true},
+      // 12 x 20 = 240
+      {3000, 5000, 700, 1, F16, F16, 132, true},
+      // only k odd: 16 x 16
+      {4096, 4096, 4095, 1, F16, F16, 132, true},
+      // only n off by 8: 16 x 17
+      {4096, 4104, 4096, 1, BF16, BF16, 132, true},
+      // only m off by 4: 17 x 16
+      {4100, 4096, 4096, 1, F16, F16, 132, true},
+      // k = 512 exactly
+      {4095, 4097, 512, 1, F16, F16, 132, true},
+  };
+  check(cases);
+}
+
+void small_shapes_and_short_k_stay_with_cublas(void**) {
+  const Case cases[] = {
+      // 1000^3: 4 x 4 = 16 cluster tiles, most SMs idle
+      {1000, 1000, 1000, 1, F16, F16, 132, false},
+      // k = 511 < 512, however many tiles
+      {4095, 4097, 511, 1, F16, F16, 132, false},
+      {16383, 16385, 100, 1, BF16, BF16, 132, false},
+      // 6 x 10 = 60 < 66
+      {1535, 2560, 4096, 1, F16, F16, 132, false},
+      // one tile
+      {100, 100, 10000, 1, F16, F16, 132, false},
+  };
+  check(cases);
+}
+
+// Only same-type outputs were measured.
+void fp32_outputs_stay_with_cublas(void**) {
+  const Case cases[] = {
+      {4095, 4097, 4096, 1, F16, F32, 132, false},
+      {2047, 2049, 1023, 1, BF16, F32, 132, false},
+      {3000, 5000, 700, 4, F16, F32, 132, false},
+  };
+  check(cases);
+}
+
+// The wave is sm_count / 2 clusters (rounded down), batches count.
+void the_wave_scales_with_the_sms_and_the_batch(void**) {
+  const Case cases[] = {
+      // 6 x 11 = 66 tiles: a wave on 132 and 133 SMs, not on 134
+      {1535, 2816, 4096, 1, F16, F16, 132, true},
+      {1535, 2816, 4096, 1, F16, F16, 133, true},
+      {1535, 2816, 4096, 1, F16, F16, 134, false},
+      // 6 x 10 = 60 tiles: enough on an H100 PCIe (114 SMs: 57), not on 132
+      {1535, 2560, 4096, 1, BF16, BF16, 114, true},
+      {1535, 2560, 4096, 1, BF16, BF16, 132, false},
+      // ... and on 132 SMs as a batch of 2 (120 tiles)
+      {1535, 2560, 4096, 2, BF16, BF16, 132, true},
+      // 1000^3 (16 tiles): 5 batches make 80
+      {1000, 1000, 1000, 5, F16, F16, 132, true},
+      {1000, 1000, 1000, 4, F16, F16, 132, false},
+      // a small device: 16 tiles fill 32 SMs
+      {1000, 1000, 1000, 1, F16, F16, 32, true},
+      {1000, 1000, 1000, 1, F16, F16, 34, false},
+  };
+  check(cases);
+}
+
+}  // namespace
+
+int main() {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(cublas_keeps_its_fast_path),
+      cmocka_unit_test(odd_sizes_with_a_wave_of_tiles_take_the_kernel),
+      cmocka_unit_test(small_shapes_and_short_k_stay_with_cublas),
+      cmocka_unit_test(fp32_outputs_stay_with_cublas),
+      cmocka_unit_test(the_wave_scales_with_the_sms_and_the_batch),
+  };
+  return cmocka_run_group_tests_name("sm90_policy", tests, nullptr, nullptr);
+}
