@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+#include "emu/async.h"
+
+#include "emu/machine.h"
+#include "emu/report.h"
+#include "emu/tma.h"
+
+namespace bwgemm::emu {
+namespace {
+
+const char* kind_name(AsyncKind k) {
+  switch (k) {
+    case AsyncKind::TmaLoad: return "TMA load";
+    case AsyncKind::TmaStore: return "TMA store";
+    case AsyncKind::Mma: return "tcgen05.mma";
+    case AsyncKind::Commit: return "tcgen05.commit";
+  }
+  return "?";
+}
+
+// Ordered streams: an operation may complete only after the earlier ones of
+// its stream.
+bool eligible(const std::deque<AsyncOp>& q, size_t i) {
+  if (q[i].stream == 0) return true;
+  for (size_t j = 0; j < i; ++j)
+    if (q[j].stream == q[i].stream) return false;
+  return true;
+}
+
+// Does `op` touch CTA `rank` of `c` (its shared memory or TMEM)?
+bool touches(const AsyncOp& op, const Cluster* c, int rank) {
+  if (op.cluster != c) return false;
+  switch (op.kind) {
+    case AsyncKind::TmaLoad: return (op.cta_mask >> rank) & 1;
+    case AsyncKind::TmaStore: return int(op.origin_rank) == rank;
+    case AsyncKind::Mma:
+      return op.cta_group == 2 ? (int(op.origin_rank) & ~1) == (rank & ~1)
+                               : int(op.origin_rank) == rank;
+    case AsyncKind::Commit: return (op.cta_mask >> rank) & 1;
+  }
+  return false;
+}
+
+}  // namespace
+
+void async_submit(AsyncOp op) {
+  Machine& m = machine();
+  op.seq = m.engine.next_seq++;
+  m.engine.pending.push_back(op);
+  preemption_point();
+}
+
+void async_perform(const AsyncOp& op) {
+  Machine& m = machine();
+  ++m.async_ops;
+  switch (op.kind) {
+    case AsyncKind::TmaLoad: perform_tma_load(op); break;
+    case AsyncKind::TmaStore: perform_tma_store(op); break;
+    case AsyncKind::Mma: perform_mma(op); break;
+    case AsyncKind::Commit: perform_commit(op); break;
+  }
+}
+
+bool async_complete_one() {
+  Machine& m = machine();
+  std::deque<AsyncOp>& q = m.engine.pending;
+  if (q.empty()) return false;
+  size_t pick = 0;
+  if (m.random) {
+    // A random eligible operation (the first one always is).
+    size_t eligible_count = 0;
+    for (size_t i = 0; i < q.size(); ++i) eligible_count += eligible(q, i);
+    size_t n = m.rng() % eligible_count;
+    for (size_t i = 0; i < q.size(); ++i) {
+      if (eligible(q, i) && n-- == 0) {
+        pick = i;
+        break;
+      }
+    }
+  }
+  const AsyncOp op = q[pick];
+  q.erase(q.begin() + long(pick));
+  async_perform(op);
+  return true;
+}
+
+void async_complete_matching(bool (*match)(const AsyncOp& op, const void* context),
+                             const void* context) {
+  std::deque<AsyncOp>& q = machine().engine.pending;
+  for (size_t i = 0; i < q.size();) {
+    if (match(q[i], context)) {
+      const AsyncOp op = q[i];
+      q.erase(q.begin() + long(i));
+      async_perform(op);
+      i = 0;  // performing may have queued or completed others
+    } else {
+      ++i;
+    }
+  }
+}
+
+std::string async_pending_for(const Cluster* c, int rank) {
+  std::string out;
+  for (const AsyncOp& op : machine().engine.pending) {
+    if (touches(op, c, rank)) {
+      out += format("  %s #%llu issued by CTA %u thread %u\n", kind_name(op.kind),
+                    static_cast<unsigned long long>(op.seq), op.origin_rank, op.origin_tid);
+    }
+  }
+  return out;
+}
+
+}  // namespace bwgemm::emu

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+// The two host functions the kernel families reach the driver through, for
+// the emulation build (instead of tma_encode.cpp and persistent_launch.cpp):
+// the families' own parameter builders and launchers then run unchanged,
+// with the virtual GPU as the device.
+#include <algorithm>
+
+#include "emu/machine.h"
+#include "emu/tensor_map.h"
+#include "kernels/common/kernel_view.h"
+#include "kernels/common/persistent_launch.h"
+
+namespace bwgemm {
+
+// The same call as tma_encode.cpp makes to cuTensorMapEncodeTiled.
+bool encode_tma_map(const TmaMapSpec& s, CUtensorMap* out) {
+  const cuuint64_t dims[3] = {s.dims[0], s.dims[1], s.dims[2]};
+  const cuuint64_t strides[2] = {s.strides[0], s.strides[1]};
+  const cuuint32_t box[3] = {s.box[0], s.box[1], s.box[2]};
+  const cuuint32_t element_strides[3] = {1, 1, 1};
+  return emu::encode_tensor_map_tiled(out, s.dtype, 3, const_cast<void*>(s.base), dims, strides,
+                                      box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                      s.swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
+namespace {
+
+struct PersistentLaunch {
+  KernelEntry kernel;
+  const GemmParams* params;
+};
+
+void run_kernel(void* arg) {
+  const auto* l = static_cast<const PersistentLaunch*>(arg);
+  l->kernel(*l->params);  // by value, like a __grid_constant__ parameter
+}
+
+}  // namespace
+
+// As persistent_launch.cpp: min(tiles, co-resident clusters) clusters, where
+// the virtual GPU holds one CTA per SM (the kernels use more than half of an
+// SM's shared memory). The run's result is emu::last_run().
+cudaError_t launch_persistent(const KernelVariant& v, const GemmParams& params,
+                              const DeviceCaps& caps, cudaStream_t) {
+  const int clusters = caps.sm_count / v.cluster_size;
+  if (clusters <= 0) return cudaErrorInvalidConfiguration;
+  const int64_t grid = std::min<int64_t>(params.scheduler.tile_count(), clusters);
+  if (grid <= 0) return cudaErrorInvalidConfiguration;
+  emu::LaunchConfig config;
+  config.clusters = uint32_t(grid);
+  config.cluster_size = uint32_t(v.cluster_size);
+  config.threads = uint32_t(v.threads);
+  config.smem_bytes = v.smem_bytes;
+  PersistentLaunch launch{v.kernel, &params};
+  const emu::RunResult result = emu::run(config, emu::device_options(), run_kernel, &launch);
+  emu::set_last_run(result);
+  return result.ok ? cudaSuccess : cudaErrorLaunchFailure;
+}
+
+}  // namespace bwgemm

@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: MIT
+// The virtual GPU: clusters of CTAs whose threads are fibers, a scheduler
+// that runs them on one OS thread, thread and CTA exit with their checks,
+// and the special registers (PTX ISA 10) the kernels read.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "emu/api.h"
+#include "emu/machine.h"
+#include "emu/report.h"
+
+namespace bwgemm::emu {
+namespace {
+
+thread_local Machine* t_machine = nullptr;
+thread_local Options t_device_options;
+thread_local RunResult t_last_run;
+
+// Resident clusters: one CTA per virtual SM, at most max_resident_clusters.
+uint32_t resident_limit(const Machine& m) {
+  uint32_t r = m.options.sm_count / m.config.cluster_size;
+  if (r > m.options.max_resident_clusters) r = m.options.max_resident_clusters;
+  return r == 0 ? 1 : r;
+}
+
+void switch_to_scheduler(Thread& t) {
+  Machine& m = *t_machine;
+  m.current = nullptr;
+  t.fiber.suspend(&m.scheduler_context);
+}
+
+[[noreturn]] void thread_exit(Thread& t);
+
+void thread_main(void* p) {
+  Thread& t = *static_cast<Thread*>(p);
+  Machine& m = *t_machine;
+  m.entry(m.arg);
+  thread_exit(t);
+}
+
+void launch_cluster(Machine& m, uint32_t index) {
+  auto cluster = std::make_unique<Cluster>();
+  cluster->index = index;
+  cluster->pairs.resize((m.config.cluster_size + 1) / 2);
+  const uint32_t window = kReservedSmem + (m.config.smem_bytes + 1023) / 1024 * 1024;
+  for (uint32_t r = 0; r < m.config.cluster_size; ++r) {
+    auto cta = std::make_unique<Cta>();
+    cta->cluster = cluster.get();
+    cta->rank = r;
+    cta->window_bytes = window;
+    cta->window = static_cast<uint8_t*>(std::aligned_alloc(1024, window));
+    // Fresh shared memory reads as NaN in every type the kernels use.
+    std::memset(cta->window, 0xff, window);
+    const uint32_t warps = m.config.threads / 32;
+    cta->warps.resize(warps);
+    cta->warpgroups.resize((warps + 3) / 4);
+    cta->wgmma.resize((warps + 3) / 4);
+    for (NamedBarrier& b : cta->named) b.warp_arrivals.assign(warps, 0);
+    cta->threads.resize(m.config.threads);
+    cta->live_threads = m.config.threads;
+    for (uint32_t i = 0; i < m.config.threads; ++i) {
+      Thread& t = cta->threads[i];
+      t.cta = cta.get();
+      t.tid = i;
+      t.fiber.start(m.stacks.acquire(), m.stacks.size(), thread_main, &t);
+    }
+    cluster->live_threads += m.config.threads;
+    cluster->ctas.push_back(std::move(cta));
+  }
+  for (auto& cta : cluster->ctas)
+    for (Thread& t : cta->threads) m.runnable.push_back(&t);
+  m.resident.push_back(std::move(cluster));
+}
+
+void free_cluster(Machine& m, Cluster& c) {
+  for (auto& cta : c.ctas) {
+    for (Thread& t : cta->threads)
+      if (!t.done) m.stacks.release(t.fiber.stack());
+    std::free(cta->window);
+  }
+}
+
+// Launches clusters into free slots; retires finished ones.
+void refill(Machine& m) {
+  for (size_t i = 0; i < m.resident.size();) {
+    if (m.resident[i]->live_threads == 0) {
+      free_cluster(m, *m.resident[i]);
+      m.resident.erase(m.resident.begin() + i);
+    } else {
+      ++i;
+    }
+  }
+  while (m.resident.size() < resident_limit(m) && m.next_cluster < m.config.clusters)
+    launch_cluster(m, m.next_cluster++);
+}
+
+void check_cta_exit(Cta& cta) {
+  if (cta.tmem.allocated != 0) {
+    violation("PTX ISA 9.7.16.7.1 tcgen05.alloc/dealloc",
+              format("CTA %u exited with Tensor Memory still allocated (column mask 0x%x): all "
+                     "TMEM must be deallocated before the kernel exits",
+                     cta.rank, cta.tmem.allocated));
+  }
+  const std::string pending = async_pending_for(cta.cluster, int(cta.rank));
+  if (!pending.empty()) {
+    violation("PTX ISA 9.7.9.25 cp.async.bulk.tensor / 9.7.16.6 tcgen05",
+              format("CTA %u exited with asynchronous operations on its shared memory or TMEM in "
+                     "flight:\n%s",
+                     cta.rank, pending.c_str()));
+  }
+}
+
+void thread_exit(Thread& t) {
+  Cta& cta = *t.cta;
+  if (!t.tcgen05.loads.empty()) {
+    violation("PTX ISA 9.7.16.8.5 tcgen05.wait",
+              "thread exited with tcgen05.ld results it never waited for (tcgen05.wait::ld)");
+  }
+  const WgmmaWarpgroup& wg = cta.wgmma[t.tid / 128];
+  if (!wg.groups.empty() || !wg.uncommitted.empty()) {
+    violation("PTX ISA 9.7.15.7.3 wgmma.wait_group",
+              "thread exited while wgmma operations writing its registers were in flight");
+  }
+  const Collective& warp = cta.warps[warp_of(t)];
+  if (warp.arrived != 0) {
+    violation("PTX ISA 9.7.13 .sync.aligned",
+              format("thread exited while other lanes of its warp wait in %s", warp.op));
+  }
+  t.done = true;
+  --cta.live_threads;
+  Cluster& cluster = *cta.cluster;
+  --cluster.live_threads;
+  // barrier.cluster waits for the non-exited threads (PTX ISA 9.7.13.2).
+  if (t.cluster_arrived == int64_t(cluster.barrier_phase)) --cluster.barrier_arrived;
+  if (cluster.live_threads > 0 && cluster.barrier_arrived == cluster.live_threads) {
+    ++cluster.barrier_phase;
+    cluster.barrier_arrived = 0;
+    wake_all(cluster.barrier_waiters);
+  }
+  if (cta.live_threads == 0) {
+    check_cta_exit(cta);
+    cta.exited = true;
+  }
+  switch_to_scheduler(t);
+  std::fprintf(stderr, "bwgemm-emu: an exited thread was resumed\n");
+  std::abort();
+}
+
+Thread* pick(Machine& m) {
+  if (!m.random || m.runnable.size() == 1) {
+    Thread* t = m.runnable.front();
+    m.runnable.pop_front();
+    return t;
+  }
+  const size_t i = m.rng() % m.runnable.size();
+  Thread* t = m.runnable[i];
+  m.runnable[i] = m.runnable.back();
+  m.runnable.pop_back();
+  return t;
+}
+
+void schedule(Machine& m) {
+  refill(m);
+  while (!m.failed) {
+    try {
+      if (!m.runnable.empty()) {
+        // Random mode: asynchronous units also finish at random points.
+        if (m.random && (m.rng() & 3) == 0) async_complete_one();
+        if (m.failed) break;
+        Thread* t = pick(m);
+        m.current = t;
+        ++m.switches;
+        t->fiber.resume(&m.scheduler_context);
+        m.current = nullptr;
+        if (m.failed) break;
+        if (t->done) {
+          m.stacks.release(t->fiber.stack());
+          if (t->cta->cluster->live_threads == 0) refill(m);
+        }
+        continue;
+      }
+      if (async_complete_one()) continue;
+    } catch (const SchedulerAbort&) {
+      break;
+    }
+    refill(m);
+    if (!m.runnable.empty()) continue;
+    if (m.resident.empty()) return;  // every cluster finished
+    m.failed = true;
+    m.report = deadlock_report(m);
+  }
+}
+
+}  // namespace
+
+Machine& machine() { return *t_machine; }
+
+Thread* current_thread() { return t_machine != nullptr ? t_machine->current : nullptr; }
+
+Thread& self() {
+  Thread* t = current_thread();
+  if (t == nullptr) {
+    std::fprintf(stderr, "bwgemm-emu: a GPU primitive was called outside an emulated thread\n");
+    std::abort();
+  }
+  return *t;
+}
+
+void block(std::vector<Thread*>& waiters, WaitInfo info) {
+  Thread& t = self();
+  t.blocked = true;
+  t.wait = info;
+  waiters.push_back(&t);
+  switch_to_scheduler(t);
+  t.wait = {};
+}
+
+void wake_all(std::vector<Thread*>& waiters) {
+  Machine& m = *t_machine;
+  for (Thread* t : waiters) {
+    if (t->blocked) {
+      t->blocked = false;
+      m.runnable.push_back(t);
+    }
+  }
+  waiters.clear();
+}
+
+void preemption_point() {
+  Machine& m = *t_machine;
+  if (!m.random || (m.rng() & 7) != 0) return;
+  Thread& t = self();
+  m.runnable.push_back(&t);
+  switch_to_scheduler(t);
+}
+
+std::string describe(const Thread& t) {
+  return format("cluster %u CTA %u thread %u (warp %u lane %u)", t.cta->cluster->index, t.cta->rank,
+                t.tid, t.tid / 32, t.tid % 32);
+}
+
+int64_t window_offset(const Cta& cta, const void* p) {
+  const uint8_t* b = static_cast<const uint8_t*>(p);
+  if (b < cta.window || b >= cta.window + cta.window_bytes) return -1;
+  return b - cta.window;
+}
+
+Cta& peer_cta(const Cta& cta, uint32_t rank) { return *cta.cluster->ctas[rank]; }
+
+uint32_t warp_of(const Thread& t) { return t.tid / 32; }
+uint32_t lane_of(const Thread& t) { return t.tid % 32; }
+
+RunResult run(const LaunchConfig& config, const Options& options, void (*entry)(void*), void* arg) {
+  RunResult result;
+  if (t_machine != nullptr) {
+    result.ok = false;
+    result.report = "bwgemm-emu: a launch from inside an emulated kernel is not modelled";
+    return result;
+  }
+  if (config.threads == 0 || config.threads % 32 != 0 || config.threads > 1024 ||
+      config.cluster_size == 0 || config.cluster_size > 16) {
+    result.ok = false;
+    result.report = format(
+        "bwgemm-emu: launch of %u threads per CTA, clusters of %u: threads must be a multiple "
+        "of 32 up to 1024 and clusters 1..16 CTAs",
+        config.threads, config.cluster_size);
+    return result;
+  }
+  Machine m;
+  m.options = options;
+  m.config = config;
+  m.entry = entry;
+  m.arg = arg;
+  m.random = options.seed != 0;
+  m.rng.seed(options.seed);
+  m.stacks.set_size(options.stack_bytes);
+  t_machine = &m;
+  schedule(m);
+  // Abandoned fibers (after a violation) are never resumed: their stacks go
+  // back to the pool with the clusters.
+  for (auto& c : m.resident) free_cluster(m, *c);
+  m.resident.clear();
+  t_machine = nullptr;
+  result.ok = !m.failed;
+  result.report = m.report;
+  result.switches = m.switches;
+  result.async_ops = m.async_ops;
+  return result;
+}
+
+void set_device_options(const Options& options) {
+  t_device_options = options;
+  t_last_run = RunResult{};
+}
+const Options& device_options() { return t_device_options; }
+const RunResult& last_run() { return t_last_run; }
+void set_last_run(const RunResult& r) { t_last_run = r; }
+
+// ---- special registers and shared memory ------------------------------------
+
+uint32_t thread_index() { return self().tid; }
+uint32_t cluster_cta_rank() { return self().cta->rank; }
+uint32_t cluster_index() { return self().cta->cluster->index; }
+uint32_t cluster_count() { return machine().config.clusters; }
+uint8_t* dynamic_smem() { return self().cta->window + kReservedSmem; }
+
+uint32_t smem_address(const void* p) {
+  const Cta& cta = *self().cta;
+  const int64_t off = window_offset(cta, p);
+  if (off < 0) {
+    violation("PTX ISA 9.7.9.19 cvta",
+              format("cvta.to.shared of %p, which is not in this CTA's shared memory", p));
+  }
+  return static_cast<uint32_t>(off);
+}
+
+}  // namespace bwgemm::emu

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+#include "gemm_case.h"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <random>
+
+namespace bwgemm::emu_test {
+namespace {
+
+size_t elem(DType t) { return dtype_size(t); }
+
+// Rounds to `t` and stores at p.
+void store(DType t, uint8_t* p, double v) {
+  if (t == DType::F32) {
+    const float f = float(v);
+    std::memcpy(p, &f, 4);
+  } else if (t == DType::F16) {
+    const __half h = __double2half(v);
+    std::memcpy(p, &h, 2);
+  } else {
+    const __nv_bfloat16 h = __double2bfloat16(v);
+    std::memcpy(p, &h, 2);
+  }
+}
+
+double load(DType t, const uint8_t* p) {
+  if (t == DType::F32) {
+    float f;
+    std::memcpy(&f, p, 4);
+    return f;
+  }
+  if (t == DType::F16) {
+    __half h;
+    std::memcpy(&h, p, 2);
+    return __half2float(h);
+  }
+  __nv_bfloat16 h;
+  std::memcpy(&h, p, 2);
+  return __bfloat162float(h);
+}
+
+// The result the kernel must produce for an exact value v: v rounded once
+// to the output type (fp32 arithmetic is exact on the integer cases).
+double rounded(DType t, double v) {
+  uint8_t tmp[4];
+  store(t, tmp, v);
+  return load(t, tmp);
+}
+
+const char* name(DType t) { return t == DType::F32 ? "f32" : t == DType::F16 ? "f16" : "bf16"; }
+
+double unit_roundoff(DType t) {
+  return t == DType::F32   ? std::ldexp(1.0, -24)
+         : t == DType::F16 ? std::ldexp(1.0, -11)
+                           : std::ldexp(1.0, -8);
+}
+
+int64_t round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
+
+}  // namespace
+
+std::string describe(const GemmCase& c) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "%s->%s %c%c m=%lld n=%lld k=%lld batch=%lld%s alpha=%g beta=%g%s pad=%lld %s",
+                name(c.ab), name(c.c), c.ta ? 'T' : 'N', c.tb ? 'T' : 'N',
+                static_cast<long long>(c.m), static_cast<long long>(c.n),
+                static_cast<long long>(c.k), static_cast<long long>(c.batch),
+                c.broadcast_b ? " (B broadcast)" : "", double(c.alpha), double(c.beta),
+                c.device_scalars ? " (device scalars)" : "", static_cast<long long>(c.pad),
+                c.integers ? "integers" : "gaussian");
+  return buf;
+}
+
+HostGemm::HostGemm(const GemmCase& gc, uint64_t seed) : c(gc) {
+  const int64_t a_rows = c.ta ? c.k : c.m, a_cols = c.ta ? c.m : c.k;
+  const int64_t b_rows = c.tb ? c.n : c.k, b_cols = c.tb ? c.k : c.n;
+  lda = round_up(a_rows, 8) + c.pad;
+  ldb = round_up(b_rows, 8) + c.pad;
+  ldc = round_up(c.m, 8) + c.pad;
+  stride_a = lda * a_cols;
+  stride_b = c.broadcast_b ? 0 : ldb * b_cols;
+  stride_c = ldc * c.n;
+  const int64_t b_planes = c.broadcast_b ? 1 : c.batch;
+  a.resize(size_t(stride_a * c.batch) * elem(c.ab));
+  b.resize(size_t(ldb * b_cols * b_planes) * elem(c.ab));
+  c_initial.resize(size_t(stride_c * c.batch) * elem(c.c));
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int> small(-3, 3);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  auto value = [&] { return c.integers ? double(small(rng)) : normal(rng); };
+  for (size_t i = 0; i < a.size() / elem(c.ab); ++i) store(c.ab, &a[i * elem(c.ab)], value());
+  for (size_t i = 0; i < b.size() / elem(c.ab); ++i) store(c.ab, &b[i * elem(c.ab)], value());
+  // C: data inside m x n (NaN when beta == 0: the kernel must not read it),
+  // a sentinel in the padding rows, which nobody may write.
+  for (int64_t bt = 0; bt < c.batch; ++bt)
+    for (int64_t j = 0; j < c.n; ++j)
+      for (int64_t i = 0; i < ldc; ++i)
+        store(c.c, &c_initial[size_t(bt * stride_c + j * ldc + i) * elem(c.c)],
+              i >= c.m         ? -7777.0
+              : c.beta == 0.0f ? std::nan("")
+                               : value());
+}
+
+GemmProblem HostGemm::problem(const void* a_ptr, const void* b_ptr, void* c_ptr,
+                              const float* alpha_ptr, const float* beta_ptr) const {
+  GemmProblem p{};
+  p.ab_type = c.ab;
+  p.c_type = c.c;
+  p.trans_a = c.ta;
+  p.trans_b = c.tb;
+  p.m = c.m;
+  p.n = c.n;
+  p.k = c.k;
+  p.a = a_ptr;
+  p.b = b_ptr;
+  p.c = c_ptr;
+  p.lda = lda;
+  p.ldb = ldb;
+  p.ldc = ldc;
+  p.stride_a = stride_a;
+  p.stride_b = stride_b;
+  p.stride_c = stride_c;
+  p.batch = c.batch;
+  p.alpha = {c.device_scalars, c.alpha, alpha_ptr};
+  p.beta = {c.device_scalars, c.beta, beta_ptr};
+  p.stream = nullptr;
+  return p;
+}
+
+std::string HostGemm::check(const uint8_t* out) const {
+  const size_t ea = elem(c.ab), ec = elem(c.c);
+  std::string report;
+  int bad = 0;
+  auto fail = [&](const char* what, int64_t bt, int64_t i, int64_t j, double got, double want) {
+    if (++bad > 8) return;
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "  %s batch %lld C(%lld, %lld): got %.9g, want %.9g\n", what,
+                  static_cast<long long>(bt), static_cast<long long>(i), static_cast<long long>(j),
+                  got, want);
+    report += buf;
+  };
+  for (int64_t bt = 0; bt < c.batch; ++bt) {
+    const uint8_t* ab = a.data() + size_t(bt * stride_a) * ea;
+    const uint8_t* bb = b.data() + size_t(bt * stride_b) * ea;
+    for (int64_t j = 0; j < c.n; ++j) {
+      for (int64_t i = 0; i < ldc; ++i) {
+        const size_t at = size_t(bt * stride_c + j * ldc + i) * ec;
+        if (i >= c.m) {
+          if (std::memcmp(out + at, &c_initial[at], ec) != 0) {
+            fail("padding overwritten:", bt, i, j, load(c.c, out + at), load(c.c, &c_initial[at]));
+          }
+          continue;
+        }
+        double sum = 0.0, magnitude = 0.0;
+        for (int64_t l = 0; l < c.k; ++l) {
+          const double x = load(c.ab, ab + size_t(c.ta ? i * lda + l : l * lda + i) * ea);
+          const double y = load(c.ab, bb + size_t(c.tb ? l * ldb + j : j * ldb + l) * ea);
+          sum += x * y;
+          magnitude += std::fabs(x * y);
+        }
+        const double old = load(c.c, &c_initial[at]);
+        const double want = double(c.alpha) * sum + (c.beta != 0.0f ? double(c.beta) * old : 0.0);
+        const double got = load(c.c, out + at);
+        if (c.integers) {
+          if (!(got == rounded(c.c, want))) fail("", bt, i, j, got, rounded(c.c, want));
+        } else {
+          const double scale =
+              std::fabs(double(c.alpha)) * magnitude + std::fabs(double(c.beta) * old);
+          const double tol =
+              scale * (double(c.k + 2) * std::ldexp(1.0, -23) + unit_roundoff(c.c)) + 1e-30;
+          if (!(std::fabs(got - want) <= tol)) fail("", bt, i, j, got, want);
+        }
+      }
+    }
+  }
+  if (bad > 8) report += "  ... " + std::to_string(bad - 8) + " more\n";
+  return report;
+}
+
+}  // namespace bwgemm::emu_test

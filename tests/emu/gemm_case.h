@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+// A GEMM test case in host memory: cuBLAS's column-major operands with
+// padded leading dimensions, C poisoned around m x n, an fp64 reference and
+// the check of a result. Shared by the emulation tests and emu_vs_gpu.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dispatch/problem.h"
+
+namespace bwgemm::emu_test {
+
+struct GemmCase {
+  DType ab = DType::F16, c = DType::F16;
+  bool ta = false, tb = false;  // op(A), op(B) transposed
+  int64_t m = 1, n = 1, k = 1, batch = 1;
+  float alpha = 1.0f, beta = 0.0f;
+  bool device_scalars = false;  // alpha/beta read through pointers by the kernel
+  int64_t pad = 8;              // leading dimensions: rows rounded up to 8, plus pad
+  bool broadcast_b = false;     // batch stride 0 for B
+  bool integers = true;         // small integers (exact) or gaussian inputs
+};
+
+std::string describe(const GemmCase& c);
+
+// The case's buffers. Inputs and C are filled from `seed`; C's padding rows
+// (between m and ldc) hold a sentinel that must survive.
+struct HostGemm {
+  GemmCase c;
+  int64_t lda, ldb, ldc, stride_a, stride_b, stride_c;
+  std::vector<uint8_t> a, b, c_initial;
+
+  HostGemm(const GemmCase& gc, uint64_t seed);
+  size_t c_bytes() const { return c_initial.size(); }
+  // The problem as the API decodes it, over the given buffers (host or device).
+  GemmProblem problem(const void* a_ptr, const void* b_ptr, void* c_ptr, const float* alpha_ptr,
+                      const float* beta_ptr) const;
+  // "" when `c_after` matches: inside m x n the fp64 reference (bit-exact for
+  // integer inputs, else within a bound from k and the types), outside it
+  // the original bytes. Otherwise the first mismatches.
+  std::string check(const uint8_t* c_after) const;
+};
+
+}  // namespace bwgemm::emu_test
