@@ -18,8 +18,18 @@ if ((${#missing[@]})); then
     "${missing[@]}" >/dev/null
 fi
 
-# cuobjdump for the SASS checks: the toolkit here has none, PyPI has it.
-if ! command -v cuobjdump >/dev/null 2>&1 && ! python3 -c 'import nvidia.cuda_cuobjdump' 2>/dev/null; then
-  echo "install-deps: pip install nvidia-cuda-cuobjdump"
-  python3 -m pip install -q "nvidia-cuda-cuobjdump==13.2.86"
-fi
+# cuobjdump and nvdisasm (which `cuobjdump -sass` runs) for the SASS checks
+# (tests/sass): the toolkit here has neither, PyPI has both; the wheels put
+# them in <site-packages>/nvidia/cu13/bin.
+have_cuda_tool() {
+  command -v "$1" >/dev/null 2>&1 || python3 -c '
+import os, sys, nvidia
+sys.exit(not any(os.access(os.path.join(p, "cu13", "bin", sys.argv[1]), os.X_OK)
+                 for p in nvidia.__path__))' "$1" 2>/dev/null
+}
+for tool in cuobjdump nvdisasm; do
+  if ! have_cuda_tool "$tool"; then
+    echo "install-deps: pip install nvidia-cuda-$tool"
+    python3 -m pip install -q "nvidia-cuda-$tool==13.2.86"
+  fi
+done

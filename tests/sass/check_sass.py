@@ -1,0 +1,269 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Checks the machine code (SASS) of the compiled GEMM kernels.
+
+usage: check_sass.py BINARY...   (object files, or libbwgemm.so)
+       check_sass.py --find-tools  (prints cuobjdump's path; fails without it)
+
+Every kernel function in the binaries must match at least one rule of RULES
+(a regular expression on its demangled name); a rule then requires patterns
+in the kernel's instructions (each a regular expression searched line by
+line: at least one line matches) and forbids others (no line matches). Every
+checked kernel must have no stack frame and no local memory (spills go to
+local memory), as `cuobjdump -res-usage` reports. A rule whose `count` is set
+must match exactly that many kernels; an `optional` rule is skipped when no
+kernel matches it (a family that is not built yet); any other rule must match
+at least one.
+
+cuobjdump comes from PATH, or from the nvidia-cuda-cuobjdump wheel that
+scripts/install-deps.sh installs (with nvidia-cuda-nvdisasm, which
+`cuobjdump -sass` runs).
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from typing import Optional
+
+
+def sm90(ab=r"[\w:]+", out=r"[\w:]+", row_mn=r"\w+", col_mn=r"\w+"):
+    """The sm90 kernels of Config<AB, Out, kRowMN, kColMN, kStages>."""
+    return (r"^void bwgemm::sm90::gemm_kernel<bwgemm::sm90::Config<"
+            rf"{ab}, {out}, {row_mn}, {col_mn}, \d+> >\(bwgemm::GemmParams\)$")
+
+
+LOCAL_MEMORY = [r"^LDL\b", r"^STL\b"]
+
+
+@dataclass
+class Rule:
+    name: str
+    kernels: str  # regex on the demangled kernel name
+    require: list = field(default_factory=list)
+    forbid: list = field(default_factory=list)
+    count: Optional[int] = None  # exact number of matching kernels
+    optional: bool = False
+
+
+RULES = [
+    # Every sm90 instantiation (4 type pairs x 4 operand majorness): 2-CTA
+    # TMA loads with multicast, TMA stores, wgmma, register reconfiguration.
+    # wgmma must not be serialized (ptxas reports C7510/C7514/C7515 only as
+    # "info"): some HGMMA is issued without waiting on its group (no gsb0),
+    # and the mainloop keeps one group in flight (wgmma.wait_group 1).
+    Rule(
+        "sm90 kernel",
+        sm90(),
+        require=[
+            r"^HGMMA\.64x256x16\.F32\b",
+            r"^HGMMA(?!.*\bgsb0\b)",
+            r"^WARPGROUP\.DEPBAR\.LE gsb0, 0x1$",
+            r"^USETMAXREG\.TRY_ALLOC\.CTAPOOL\b",
+            r"^USETMAXREG\.DEALLOC\.CTAPOOL\b",
+            r"^UTMALDG\.3D\s",
+            r"^UTMALDG\.3D\.MULTICAST\b",
+            r"^UTMASTG\.3D\b",
+            r"^SYNCS\.PHASECHK\.TRANS64\.TRYWAIT\b",
+        ],
+        forbid=LOCAL_MEMORY + [r"^HMMA\b"],
+        count=16,
+    ),
+    Rule(
+        "sm90 fp16 operands",
+        sm90(ab="__half"),
+        require=[r"^HGMMA\.64x256x16\.F32\s"],
+        forbid=[r"^HGMMA\S*\.BF16"],
+        count=8,
+    ),
+    Rule(
+        "sm90 bf16 operands",
+        sm90(ab="__nv_bfloat16"),
+        require=[r"^HGMMA\.64x256x16\.F32\.BF16\s"],
+        forbid=[r"^HGMMA\.64x256x16\.F32\s"],
+        count=8,
+    ),
+    # wgmma's A is the row operand, B the column operand: an M/N-major one is
+    # read transposed (.tnspA / .tnspB) by every HGMMA, a K-major one by none.
+    Rule(
+        "sm90 M/N-major row operand",
+        sm90(row_mn="true"),
+        require=[r"^HGMMA\S* .*\.tnspA"],
+        forbid=[r"^HGMMA(?!.*\.tnspA)"],
+        count=8,
+    ),
+    Rule(
+        "sm90 K-major row operand",
+        sm90(row_mn="false"),
+        forbid=[r"^HGMMA.*\.tnspA"],
+        count=8,
+    ),
+    Rule(
+        "sm90 M/N-major column operand",
+        sm90(col_mn="true"),
+        require=[r"^HGMMA\S* .*\.tnspB"],
+        forbid=[r"^HGMMA(?!.*\.tnspB)"],
+        count=8,
+    ),
+    Rule(
+        "sm90 K-major column operand",
+        sm90(col_mn="false"),
+        forbid=[r"^HGMMA.*\.tnspB"],
+        count=8,
+    ),
+    # The sm100 (tcgen05) kernels of src/kernels/sm100, for every target they
+    # are built for: 2-CTA MMA, the commit multicast to both CTAs' barriers,
+    # 2-CTA TMA loads, and neither Hopper's wgmma nor the legacy mma. Optional:
+    # skipped for binaries without kernels in namespace bwgemm::sm100.
+    Rule(
+        "sm100 kernel",
+        r"^(void )?bwgemm::sm100::",  # (templates demangle with "void ")
+        require=[
+            r"^UTCHMMA\.2CTA\b",
+            r"^UTCBAR\.2CTA\.MULTICAST\b",
+            r"^UTMALDG\S*\.2CTA\b",
+        ],
+        forbid=LOCAL_MEMORY + [r"^UTCHMMA\s", r"^HGMMA\b", r"^HMMA\b"],
+        optional=True,
+    ),
+]
+
+
+def find_cuobjdump():
+    """cuobjdump's path, or None. `cuobjdump -sass` runs nvdisasm from PATH or
+    from cuobjdump's own directory, so one of them must hold it too."""
+    found = shutil.which("cuobjdump")
+    if found is None:
+        try:
+            import nvidia  # the namespace package of NVIDIA's CUDA wheels
+        except ImportError:
+            return None
+        wheel = [os.path.join(root, "cu13", "bin", "cuobjdump") for root in nvidia.__path__]
+        found = next((path for path in wheel if os.access(path, os.X_OK)), None)
+    if found is None:
+        return None
+    beside = os.path.join(os.path.dirname(found), "nvdisasm")
+    return found if shutil.which("nvdisasm") or os.access(beside, os.X_OK) else None
+
+
+def run(cmd):
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"check_sass: {' '.join(cmd)} failed ({result.returncode}):\n{result.stderr}")
+    return result.stdout
+
+
+def demangle(names):
+    if not names:
+        return {}
+    out = subprocess.run(["c++filt"], input="\n".join(names) + "\n", capture_output=True,
+                         text=True, check=True).stdout.splitlines()
+    return dict(zip(names, out))
+
+
+ARCH = re.compile(r"^\s*(?:code for|arch =) (sm_\w+)")
+FUNCTION = re.compile(r"^\s*Function\s*:\s*(\S+)")
+INSTRUCTION = re.compile(r"^\s*/\*[0-9a-f]{4,}\*/\s+(.*?)\s*;")
+RESOURCES = re.compile(r"^\s*Function (\S+):\s*$")
+USAGE = re.compile(r"\b(REG|STACK|LOCAL):(\d+)")
+
+
+def parse_sass(text):
+    """{(arch, mangled name): [instruction, ...]}, predicates stripped."""
+    kernels, arch, current = {}, None, None
+    for line in text.splitlines():
+        if m := ARCH.match(line):
+            arch = m.group(1)
+        elif m := FUNCTION.match(line):
+            current = kernels.setdefault((arch, m.group(1)), [])
+        elif current is not None and (m := INSTRUCTION.match(line)):
+            current.append(re.sub(r"^@!?U?P\w+\s+", "", m.group(1)))
+    return kernels
+
+
+def parse_resources(text):
+    """{(arch, mangled name): {"REG": n, "STACK": n, "LOCAL": n}}."""
+    usage, arch, current = {}, None, None
+    for line in text.splitlines():
+        if m := ARCH.match(line):
+            arch = m.group(1)
+        elif m := RESOURCES.match(line):
+            current = (arch, m.group(1))
+        elif current is not None and USAGE.search(line):
+            usage[current] = {k: int(v) for k, v in USAGE.findall(line)}
+            current = None
+    return usage
+
+
+def check(binaries):
+    cuobjdump = find_cuobjdump()
+    if cuobjdump is None:
+        sys.exit("check_sass: cuobjdump and nvdisasm not found on PATH nor in the "
+                 "nvidia-cuda-cuobjdump and nvidia-cuda-nvdisasm wheels; run scripts/install-deps.sh")
+    kernels, usage = {}, {}
+    for binary in binaries:
+        for (arch, name), code in parse_sass(run([cuobjdump, "-sass", binary])).items():
+            kernels[(binary, arch, name)] = code
+        for (arch, name), res in parse_resources(run([cuobjdump, "-res-usage", binary])).items():
+            usage[(binary, arch, name)] = res
+    if not kernels:
+        sys.exit(f"check_sass: no kernel code in {' '.join(binaries)}")
+    names = demangle(sorted({name for _, _, name in kernels}))
+
+    def label(key):
+        return f"{names[key[2]]} ({key[1]}, {key[0]})"
+
+    failures = []
+    checked_by = {key: [] for key in kernels}
+    for rule in RULES:
+        selected = [key for key in kernels if re.search(rule.kernels, names[key[2]])]
+        if not selected and rule.optional:
+            print(f"skip: {rule.name}: no such kernel built")
+            continue
+        found = []
+        if rule.count is not None and len(selected) != rule.count:
+            found.append(f"{rule.name}: {len(selected)} kernels, expected {rule.count}")
+        elif not selected:
+            found.append(f"{rule.name}: no kernel matches {rule.kernels!r}")
+        for key in selected:
+            checked_by[key].append(rule.name)
+            code = kernels[key]
+            for pattern in rule.require:
+                if not any(re.search(pattern, ins) for ins in code):
+                    found.append(f"{label(key)}: no instruction matches {pattern!r} ({rule.name})")
+            for pattern in rule.forbid:
+                hits = [ins for ins in code if re.search(pattern, ins)]
+                if hits:
+                    found.append(f"{label(key)}: {len(hits)} instructions match forbidden "
+                                 f"{pattern!r} ({rule.name}), e.g. {hits[0]!r}")
+        print(f"{'FAIL' if found else 'ok'}: {rule.name}: {len(selected)} kernels")
+        failures += found
+
+    for key, rules in checked_by.items():
+        if not rules:
+            failures.append(f"{label(key)}: no rule checks this kernel; add one to {__file__}")
+        res = usage.get(key)
+        if res is None:
+            failures.append(f"{label(key)}: cuobjdump -res-usage reports nothing for it")
+        elif res.get("STACK") != 0 or res.get("LOCAL") != 0:
+            failures.append(f"{label(key)}: stack frame {res.get('STACK')} bytes, local memory "
+                            f"{res.get('LOCAL')} bytes (spills?); expected 0 and 0")
+
+    for failure in failures:
+        print(f"FAIL: {failure}")
+    if failures:
+        return 1
+    print(f"check_sass: {len(kernels)} kernels passed (no stack, no local memory)")
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    if sys.argv[1:] == ["--find-tools"]:
+        tool = find_cuobjdump()
+        print(tool or "cuobjdump and nvdisasm not found")
+        sys.exit(tool is None)
+    sys.exit(check(sys.argv[1:]))
