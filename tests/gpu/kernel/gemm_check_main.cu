@@ -6,6 +6,7 @@
 //   gemm_check graph             CUDA graph capture and replay
 //   gemm_check threads           8 threads x 8 streams against serial results
 //   gemm_check sanitizer         a small subset, for compute-sanitizer runs
+//   gemm_check multigpu          one thread per GPU, all at once (exit 77 with < 2)
 #include <bwgemm/bwgemm.h>
 
 #include <cstdio>
@@ -263,6 +264,38 @@ int run_threads() {
   return failed != 0;
 }
 
+// Every device at once, one thread each: per-device launch state (shared
+// memory attribute, cluster occupancy, capabilities) must be right on each.
+int run_multi_gpu() {
+  int devices = 0;
+  CUDA_OK(cudaGetDeviceCount(&devices));
+  if (devices < 2) {
+    std::printf("SKIP: multigpu needs 2 GPUs (found %d)\n", devices);
+    return 77;
+  }
+  std::vector<Tally> tallies(devices);
+  std::vector<std::thread> threads;
+  for (int d = 0; d < devices; ++d)
+    threads.emplace_back([&, d] {
+      CUDA_OK(cudaSetDevice(d));
+      cudaStream_t stream;
+      CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+      for (int round = 0; round < 3; ++round)
+        for (const GemmCase& c : small_cases())
+          tallies[d].add(c, run_and_check(c, Runner::BwgemmForced, 31 + d, stream));
+      CUDA_OK(cudaStreamSynchronize(stream));
+      CUDA_OK(cudaStreamDestroy(stream));
+    });
+  for (std::thread& th : threads) th.join();
+  int status = 0;
+  for (int d = 0; d < devices; ++d) {
+    char name[32];
+    std::snprintf(name, sizeof name, "multigpu device %d", d);
+    status |= tallies[d].finish(name);
+  }
+  return status;
+}
+
 int run_sanitizer_subset() {
   Tally tally;
   for (const GemmCase& c : small_cases())
@@ -289,6 +322,7 @@ int main(int argc, char** argv) {
   if (mode == "graph") return run_graph();
   if (mode == "threads") return run_threads();
   if (mode == "sanitizer") return run_sanitizer_subset();
+  if (mode == "multigpu") return run_multi_gpu();
   std::fprintf(stderr, "unknown mode %s\n", mode.c_str());
   return 2;
 }
