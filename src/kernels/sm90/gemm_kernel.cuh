@@ -166,6 +166,11 @@ BWGEMM_DEVICE void epilogue_tile(const GemmParams& p, const SharedStorage<Cfg>& 
       const int chunk = first_chunk + slot;
       const int32_t col0 = place.col0 + chunk * Cfg::kChunkCols;
       uint8_t* buffer = smem.staging_chunk(consumer, slot);
+      // beta != 0: a chunk wholly inside D reads C without per-element bounds
+      // checks, through this thread's two row pointers.
+      const bool interior = row0 + 64 <= p.rows && col0 + Cfg::kChunkCols <= p.cols;
+      const Out* c_ra = d + int64_t(row0 + int32_t(ra)) * p.out_ld + col0 + pair_col;
+      const Out* c_rb = c_ra + 8 * p.out_ld;
 #pragma unroll
       for (int jj = 0; jj < kBlocksPerChunk; ++jj) {
         const int j = chunk * kBlocksPerChunk + jj;
@@ -173,10 +178,17 @@ BWGEMM_DEVICE void epilogue_tile(const GemmParams& p, const SharedStorage<Cfg>& 
         float v0 = alpha * acc[4 * j], v1 = alpha * acc[4 * j + 1];
         float v2 = alpha * acc[4 * j + 2], v3 = alpha * acc[4 * j + 3];
         if constexpr (kReadC) {
-          epilogue::add_scaled_pair(&v0, &v1, beta, d, p.out_ld, row0 + int32_t(ra),
-                                    col0 + int32_t(col), p.rows, p.cols);
-          epilogue::add_scaled_pair(&v2, &v3, beta, d, p.out_ld, row0 + int32_t(rb),
-                                    col0 + int32_t(col), p.rows, p.cols);
+          if (interior) {
+            v0 += beta * Traits::to_float(c_ra[8 * jj]);
+            v1 += beta * Traits::to_float(c_ra[8 * jj + 1]);
+            v2 += beta * Traits::to_float(c_rb[8 * jj]);
+            v3 += beta * Traits::to_float(c_rb[8 * jj + 1]);
+          } else {
+            epilogue::add_scaled_pair(&v0, &v1, beta, d, p.out_ld, row0 + int32_t(ra),
+                                      col0 + int32_t(col), p.rows, p.cols);
+            epilogue::add_scaled_pair(&v2, &v3, beta, d, p.out_ld, row0 + int32_t(rb),
+                                      col0 + int32_t(col), p.rows, p.cols);
+          }
         }
         Traits::store_pair(buffer + epilogue::swizzled_offset(ra, col * sizeof(Out)), v0, v1);
         Traits::store_pair(buffer + epilogue::swizzled_offset(rb, col * sizeof(Out)), v2, v3);
