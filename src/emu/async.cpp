@@ -99,6 +99,53 @@ void async_complete_matching(bool (*match)(const AsyncOp& op, const void* contex
   }
 }
 
+void check_no_pending_load(const Cta& cta, const ByteRange& r, const char* reader) {
+  for (const AsyncOp& op : machine().engine.pending) {
+    if (op.kind != AsyncKind::TmaLoad || !touches(op, cta.cluster, int(cta.rank))) continue;
+    ByteRange w;
+    w.add(op.smem_offset, op.map.box_bytes());
+    if (w.overlaps(r)) {
+      violation("PTX ISA 9.7.13.15 mbarrier / 9.7.9.25 cp.async.bulk.tensor",
+                format("%s reads shared memory [0x%x, 0x%x) of CTA %u while TMA load #%llu "
+                       "(issued by CTA %u thread %u) is still writing [0x%x, 0x%x): its barrier "
+                       "was not waited for",
+                       reader, r.lo, r.hi, cta.rank, static_cast<unsigned long long>(op.seq),
+                       op.origin_rank, op.origin_tid, w.lo, w.hi));
+    }
+  }
+}
+
+void check_no_pending_reader(const Cta& cta, const ByteRange& r, const char* writer) {
+  auto race = [&](const char* reader, const ByteRange& read) {
+    violation("PTX ISA 9.7.9.25 cp.async.bulk.tensor / 9.7.15.7 / 9.7.16.6",
+              format("%s writes shared memory [0x%x, 0x%x) of CTA %u that %s still reads "
+                     "[0x%x, 0x%x): the buffer was released before the reader completed",
+                     writer, r.lo, r.hi, cta.rank, reader, read.lo, read.hi));
+  };
+  for (const WgmmaWarpgroup& wg : cta.wgmma) {
+    for (const WgmmaOp& op : wg.uncommitted) {
+      if (op.a.range.overlaps(r)) race("an uncommitted wgmma (A)", op.a.range);
+      if (op.b.range.overlaps(r)) race("an uncommitted wgmma (B)", op.b.range);
+    }
+    for (const auto& group : wg.groups) {
+      for (const WgmmaOp& op : group) {
+        if (op.a.range.overlaps(r)) race("a wgmma not yet waited for (A)", op.a.range);
+        if (op.b.range.overlaps(r)) race("a wgmma not yet waited for (B)", op.b.range);
+      }
+    }
+  }
+  for (const AsyncOp& op : machine().engine.pending) {
+    if (op.cluster != cta.cluster) continue;
+    if (op.kind == AsyncKind::TmaStore && op.origin_rank == cta.rank && op.reads[0].overlaps(r)) {
+      race("a TMA store not yet waited for", op.reads[0]);
+    }
+    if (op.kind == AsyncKind::Mma && touches(op, cta.cluster, int(cta.rank))) {
+      const ByteRange& read = op.reads[op.cta_group == 2 ? (cta.rank & 1) : 0];
+      if (read.overlaps(r)) race("a tcgen05.mma whose commit was not observed", read);
+    }
+  }
+}
+
 std::string async_pending_for(const Cluster* c, int rank) {
   std::string out;
   for (const AsyncOp& op : machine().engine.pending) {

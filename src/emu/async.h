@@ -6,12 +6,15 @@
 #include <cstdint>
 #include <deque>
 #include <string>
+#include <vector>
 
+#include "emu/operand.h"
 #include "emu/tensor_map.h"
 
 namespace bwgemm::emu {
 
 struct Cluster;
+struct Cta;
 
 enum class AsyncKind : uint8_t { TmaLoad, TmaStore, Mma, Commit };
 
@@ -32,8 +35,9 @@ struct AsyncOp {
   uint32_t smem_offset = 0;
   uint16_t cta_mask = 0;  // load destinations / commit targets
   uint32_t bar_offset = 0;
-  int32_t bar_rank = -1;  // the barrier's CTA; -1: each destination's own
-  uint64_t group = 0;     // store: its bulk async-group
+  int32_t bar_rank = -1;        // the barrier's CTA; -1: each destination's own
+  uint64_t group = 0;           // store: its bulk async-group
+  std::vector<uint8_t> source;  // store: the box as it was in shared memory at issue
 
   // tcgen05.mma.
   uint32_t d_tmem = 0;
@@ -41,6 +45,12 @@ struct AsyncOp {
   uint32_t idesc = 0;
   bool accumulate = false;
   int cta_group = 1;
+  // The operands as they were at issue: A and B of each CTA of the group.
+  std::vector<Operand> operands;
+
+  // Shared memory the operation reads, per CTA of its group (a store: its
+  // source in [0]).
+  ByteRange reads[2];
 };
 
 struct AsyncEngine {
@@ -61,5 +71,13 @@ void async_perform(const AsyncOp& op);
 // Pending operations touching cluster `c`'s CTA `rank` (for exit checks and
 // reports).
 std::string async_pending_for(const Cluster* c, int rank);
+
+// Shared-memory races between the asynchronous units, which PTX leaves
+// undefined and the emulator reports: an asynchronous reader (wgmma,
+// tcgen05.mma, TMA store) issued on bytes a pending TMA load still writes (a
+// missing mbarrier wait), and a TMA load issued over bytes a reader in
+// flight still reads (a stage released too early).
+void check_no_pending_load(const Cta& cta, const ByteRange& r, const char* reader);
+void check_no_pending_reader(const Cta& cta, const ByteRange& r, const char* writer);
 
 }  // namespace bwgemm::emu

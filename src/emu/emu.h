@@ -27,8 +27,9 @@ struct Faults {
   int arrival_delta = 0;
   // Every wgmma.wait_group with a non-zero pending count returns at once.
   bool skip_wgmma_wait = false;
-  // The first try_wait that would block on the barrier of mbarrier_init call
-  // number `skip_wait_init_index` of CTA 0 returns true instead.
+  // Every try_wait on the barrier of mbarrier_init call number
+  // `skip_wait_init_index` of CTA 0 returns true while its first phase is
+  // incomplete, as if the kernel did not wait for it.
   int skip_wait_init_index = -1;
   // XORed into bits 61-63 of every wgmma / tcgen05.mma matrix descriptor.
   uint32_t desc_swizzle_xor = 0;

@@ -232,8 +232,8 @@ bool mbarrier_try_wait(uint64_t* bar, uint32_t parity) {
   if (parity > 1) violation(kWaitRef, format("%s: parity %u is not 0 or 1", op, parity));
   if ((b->phase & 1) == parity) {
     const Faults& faults = machine().options.faults;
-    if (cta.rank == 0 && static_cast<int>(b->init_index) == faults.skip_wait_init_index) {
-      machine().options.faults.skip_wait_init_index = -1;
+    if (cta.rank == 0 && b->phase == 0 &&
+        static_cast<int>(b->init_index) == faults.skip_wait_init_index) {
       return true;
     }
     block(b->waiters, {WaitKind::Mbarrier, op, off, parity});

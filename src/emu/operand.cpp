@@ -63,8 +63,7 @@ float bf16_to_float(uint16_t h) {
   return f;
 }
 
-void load_operand(const Cta& cta, const SmemMatrix& m, int rows, bool bf16, float* out,
-                  const char* who) {
+Operand load_operand(const Cta& cta, const SmemMatrix& m, int rows, bool bf16, const char* who) {
   if (m.span != 0 && ((m.start >> log2_of(m.span)) & 7) != 0) {
     violation("PTX ISA 9.7.15.5.1.2 matrix descriptor (base offset)",
               format("%s: descriptor start 0x%x is not in the first row of a %u-byte swizzle "
@@ -73,6 +72,8 @@ void load_operand(const Cta& cta, const SmemMatrix& m, int rows, bool bf16, floa
   }
   const float* table = half_table().data();
   const uint32_t lo = kReservedSmem, hi = cta.window_bytes;
+  Operand out;
+  out.values.resize(size_t(rows) * 16);
   for (int r = 0; r < rows; ++r) {
     for (int k = 0; k < 16; ++k) {
       uint32_t a;
@@ -94,8 +95,20 @@ void load_operand(const Cta& cta, const SmemMatrix& m, int rows, bool bf16, floa
       }
       uint16_t v;
       std::memcpy(&v, cta.window + a, 2);
-      out[r * 16 + k] = bf16 ? bf16_to_float(v) : table[v];
+      out.values[size_t(r) * 16 + k] = bf16 ? bf16_to_float(v) : table[v];
+      out.range.add(a, 2);
     }
+  }
+  return out;
+}
+
+void check_unchanged(const Operand& issued, const Operand& now, const char* who) {
+  if (std::memcmp(issued.values.data(), now.values.data(), issued.values.size() * 4) != 0) {
+    violation("PTX ISA 9.7.15.7 / 9.7.16.6 asynchronous MMA operands",
+              format("%s: its shared-memory operand in [0x%x, 0x%x) changed between the issue and "
+                     "the completion of the MMA (a stage released or overwritten before the MMA "
+                     "was waited for)",
+                     who, now.range.lo, now.range.hi));
   }
 }
 

@@ -4,10 +4,21 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 namespace bwgemm::emu {
 
 struct Cta;
+
+// A half-open range of shared-window addresses.
+struct ByteRange {
+  uint32_t lo = UINT32_MAX, hi = 0;
+  void add(uint32_t address, uint32_t bytes) {
+    if (address < lo) lo = address;
+    if (address + bytes > hi) hi = address + bytes;
+  }
+  bool overlaps(const ByteRange& o) const { return lo < o.hi && o.lo < hi; }
+};
 
 // A decoded descriptor: byte fields and the swizzle span (0, 32, 64, 128).
 struct SmemMatrix {
@@ -15,10 +26,20 @@ struct SmemMatrix {
   bool mn_major;  // M/N-contiguous (transposed) rather than K-major
 };
 
-// Loads `rows` (M or N) x 16 (K) 16-bit elements of `m` from `cta`'s shared
-// memory into out[row * 16 + k]; violations name `who`.
-void load_operand(const Cta& cta, const SmemMatrix& m, int rows, bool bf16, float* out,
-                  const char* who);
+// `rows` (M or N) x 16 (K) elements as floats, values[row * 16 + k], and the
+// shared memory they were read from.
+struct Operand {
+  std::vector<float> values;
+  ByteRange range;
+};
+
+// Reads the operand `m` names from `cta`'s shared memory; violations name
+// `who`.
+Operand load_operand(const Cta& cta, const SmemMatrix& m, int rows, bool bf16, const char* who);
+
+// The operand must read the same values when the unit completes as when it
+// was issued: shared memory under an MMA in flight must not change.
+void check_unchanged(const Operand& issued, const Operand& now, const char* who);
 
 float half_to_float(uint16_t h);
 float bf16_to_float(uint16_t h);

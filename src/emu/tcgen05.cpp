@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "emu/api.h"
+#include "emu/async.h"
 #include "emu/operand.h"
 #include "emu/report.h"
 #include "emu/sync.h"
@@ -308,6 +309,20 @@ void check_fence_after(const Thread& t, const char* op) {
   }
 }
 
+// A and B of each CTA of the MMA's group, as its shared memory holds them now.
+std::vector<Operand> read_operands(const std::vector<Cta*>& ctas, const Idesc& id, uint64_t a_desc,
+                                   uint64_t b_desc) {
+  const int rows = id.m / int(ctas.size()), n_part = id.n / int(ctas.size());
+  std::vector<Operand> out;
+  for (const Cta* c : ctas) {
+    out.push_back(
+        load_operand(*c, decode_desc(a_desc, id.trans_a, "A"), rows, id.bf16, "tcgen05.mma A"));
+    out.push_back(
+        load_operand(*c, decode_desc(b_desc, id.trans_b, "B"), n_part, id.bf16, "tcgen05.mma B"));
+  }
+  return out;
+}
+
 }  // namespace
 
 void perform_mma(const AsyncOp& op) {
@@ -318,29 +333,32 @@ void perform_mma(const AsyncOp& op) {
   const int rows = id.m / int(ctas.size());  // per CTA
   const int n = id.n, n_part = n / int(ctas.size());
   const uint32_t column = op.d_tmem & 0xffff;
-  std::vector<float> b(size_t(n) * 16);
-  std::vector<std::vector<float>> a(ctas.size(), std::vector<float>(size_t(rows) * 16));
-  for (size_t v = 0; v < ctas.size(); ++v) {
-    if (ctas[v]->exited) {
-      violation(kMmaRef, format("tcgen05.mma on CTA %u, which has exited", ctas[v]->rank));
-    }
-    if (!allocated(*ctas[v], column, uint32_t(n))) {
+  for (const Cta* c : ctas) {
+    if (c->exited) violation(kMmaRef, format("tcgen05.mma on CTA %u, which has exited", c->rank));
+    if (!allocated(*c, column, uint32_t(n))) {
       violation(kMmaRef, format("tcgen05.mma writes TMEM columns [%u, %u) of CTA %u, which are not "
                                 "allocated (any more)",
-                                column, column + n, ctas[v]->rank));
+                                column, column + n, c->rank));
     }
-    load_operand(*ctas[v], decode_desc(op.a_desc, id.trans_a, "A"), rows, id.bf16, a[v].data(),
-                 "tcgen05.mma A");
-    load_operand(*ctas[v], decode_desc(op.b_desc, id.trans_b, "B"), n_part, id.bf16,
-                 b.data() + v * size_t(n_part) * 16, "tcgen05.mma B");
+  }
+  const std::vector<Operand> now = read_operands(ctas, id, op.a_desc, op.b_desc);
+  for (size_t i = 0; i < now.size(); ++i) {
+    check_unchanged(op.operands[i], now[i], i % 2 ? "tcgen05.mma B" : "tcgen05.mma A");
+  }
+  // B's N rows: CTA v holds rows [v N/2, (v + 1) N/2).
+  std::vector<float> b(size_t(n) * 16);
+  for (size_t v = 0; v < ctas.size(); ++v) {
+    std::memcpy(b.data() + v * size_t(n_part) * 16, op.operands[2 * v + 1].values.data(),
+                size_t(n_part) * 16 * 4);
   }
   const float sa = id.negate_a ? -1.0f : 1.0f, sb = id.negate_b ? -1.0f : 1.0f;
   for (size_t v = 0; v < ctas.size(); ++v) {
+    const float* a = op.operands[2 * v].values.data();
     uint32_t* cell = cells(*ctas[v]);
     for (int r = 0; r < rows; ++r) {
       for (int c = 0; c < n; ++c) {
         float s = 0.0f;
-        for (int k = 0; k < 16; ++k) s += (sa * a[v][r * 16 + k]) * (sb * b[c * 16 + k]);
+        for (int k = 0; k < 16; ++k) s += (sa * a[r * 16 + k]) * (sb * b[c * 16 + k]);
         uint32_t& dst = cell[size_t(r) * kTmemColumns + column + c];
         if (op.accumulate) {
           float old;
@@ -410,8 +428,6 @@ void umma_f16(uint32_t d_tmem, uint64_t a_desc, uint64_t b_desc, uint32_t idesc,
   }
   check_fence_after(t, "tcgen05.mma");
   const Idesc id = decode_idesc(idesc, cta_group);
-  decode_desc(a_desc, id.trans_a, "A");
-  decode_desc(b_desc, id.trans_b, "B");
   const uint32_t column = d_tmem & 0xffff;
   for (Cta* c : group_ctas(cta, cta_group)) {
     if (c->exited) {
@@ -425,6 +441,15 @@ void umma_f16(uint32_t d_tmem, uint64_t a_desc, uint64_t b_desc, uint32_t idesc,
     }
   }
   AsyncOp a;
+  a.operands = read_operands(group_ctas(cta, cta_group), id, a_desc, b_desc);
+  for (size_t v = 0; v < a.operands.size() / 2; ++v) {
+    const Cta& c = *group_ctas(cta, cta_group)[v];
+    check_no_pending_load(c, a.operands[2 * v].range, "tcgen05.mma (A)");
+    check_no_pending_load(c, a.operands[2 * v + 1].range, "tcgen05.mma (B)");
+    a.reads[v] = a.operands[2 * v].range;
+    a.reads[v].add(a.operands[2 * v + 1].range.lo,
+                   a.operands[2 * v + 1].range.hi - a.operands[2 * v + 1].range.lo);
+  }
   a.kind = AsyncKind::Mma;
   a.stream = uint64_t(cta.cluster->index) << 32 | uint64_t(cta.rank) << 16 | t.tid;
   ++a.stream;

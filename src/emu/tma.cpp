@@ -91,6 +91,10 @@ void issue_load(void* dst, const CUtensorMap* map, uint64_t* bar, uint16_t mask,
   if (bar_off < 0) violation(kRef, format("%s: the mbarrier %p is not in shared memory", op, bar));
   a.bar_offset = uint32_t(bar_off);
   a.bar_rank = bar_rank;
+  ByteRange written;
+  written.add(a.smem_offset, info.box_bytes());
+  for (uint32_t r = 0; r < cta.cluster->ctas.size(); ++r)
+    if ((mask >> r) & 1) check_no_pending_reader(peer_cta(cta, r), written, op);
   // The barrier must exist (and be visible cluster-wide) when the load is
   // issued, not only when it completes.
   const uint32_t first = bar_rank >= 0 ? uint32_t(bar_rank) : uint32_t(__builtin_ctz(mask));
@@ -154,6 +158,14 @@ void perform_tma_store(const AsyncOp& op) {
   const uint32_t elem = m.elem_bytes, span = swizzle_span(m.swizzle);
   const uint32_t row_bytes = m.box[0] * elem;
   const Cta& src = *op.cluster->ctas[op.origin_rank];
+  if (std::memcmp(op.source.data(), src.window + op.smem_offset, op.source.size()) != 0) {
+    violation("PTX ISA 9.7.9.27 cp.async.bulk.wait_group",
+              format("the shared-memory source [0x%x, 0x%zx) of TMA store #%llu (CTA %u thread %u) "
+                     "changed before the store read it: overwritten without "
+                     "cp.async.bulk.wait_group.read",
+                     op.smem_offset, op.smem_offset + op.source.size(),
+                     static_cast<unsigned long long>(op.seq), op.origin_rank, op.origin_tid));
+  }
   // The contiguous dimension is clipped at 16-byte granularity.
   const int64_t inner_limit = int64_t((m.dims[0] * elem + 15) / 16 * 16);
   uint8_t* base = const_cast<uint8_t*>(m.base);
@@ -226,6 +238,9 @@ void tma_store_3d(const CUtensorMap* map, const void* src, int32_t c0, int32_t c
   a.coords[1] = c1;
   a.coords[2] = c2;
   a.smem_offset = box_offset(cta, src, info.box_bytes(), op);
+  a.reads[0].add(a.smem_offset, info.box_bytes());
+  check_no_pending_load(cta, a.reads[0], op);
+  a.source.assign(cta.window + a.smem_offset, cta.window + a.smem_offset + info.box_bytes());
   if (t.tma.open_group == 0) t.tma.open_group = machine().engine.next_seq;
   a.group = t.tma.open_group;
   async_submit(a);

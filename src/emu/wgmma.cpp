@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "emu/api.h"
+#include "emu/async.h"
 #include "emu/operand.h"
 #include "emu/report.h"
 #include "emu/sync.h"
@@ -52,11 +53,21 @@ SmemMatrix decode_desc(uint64_t desc, bool mn_major, const char* which) {
   return m;
 }
 
+Operand read_a(const Cta& cta, const WgmmaOp& op) {
+  return load_operand(cta, decode_desc(op.desc_a, op.trans_a, "A"), 64, op.bf16, "wgmma A");
+}
+
+Operand read_b(const Cta& cta, const WgmmaOp& op) {
+  return load_operand(cta, decode_desc(op.desc_b, op.trans_b, "B"), op.n, op.bf16, "wgmma B");
+}
+
 void perform(const Cta& cta, const WgmmaOp& op) {
+  check_unchanged(op.a, read_a(cta, op), "wgmma A");
+  check_unchanged(op.b, read_b(cta, op), "wgmma B");
   const int n = op.n;
-  std::vector<float> a(64 * 16), b(size_t(n) * 16), d(size_t(64) * n);
-  load_operand(cta, decode_desc(op.desc_a, op.trans_a, "A"), 64, op.bf16, a.data(), "wgmma A");
-  load_operand(cta, decode_desc(op.desc_b, op.trans_b, "B"), n, op.bf16, b.data(), "wgmma B");
+  const float* a = op.a.values.data();
+  const float* b = op.b.values.data();
+  std::vector<float> d(size_t(64) * n);
   for (int r = 0; r < 64; ++r) {
     for (int c = 0; c < n; ++c) {
       float s = 0.0f;
@@ -107,6 +118,7 @@ void wgmma_mma(int n, MmaInput type, bool trans_a, bool trans_b, float* d, uint6
     violation("PTX ISA 9.7.15.5 wgmma.mma_async", format("m64n%dk16 is not a valid shape", n));
   }
   WgmmaWarpgroup& wg = state();
+  const Cta& cta = *self().cta;
   const uint64_t key[3] = {desc_a, desc_b,
                            uint64_t(n) | uint64_t(type) << 16 | uint64_t(trans_a) << 24 |
                                uint64_t(trans_b) << 25 | uint64_t(accumulate) << 26};
@@ -133,8 +145,14 @@ void wgmma_mma(int n, MmaInput type, bool trans_a, bool trans_b, float* d, uint6
         }
       }
     }
+    // Operands are read (and checked for pending TMA writes) at issue and
+    // again at completion, which must agree.
+    op.a = read_a(cta, op);
+    op.b = read_b(cta, op);
+    check_no_pending_load(cta, op.a.range, "wgmma.mma_async (A)");
+    check_no_pending_load(cta, op.b.range, "wgmma.mma_async (B)");
     wg.started = true;
-    wg.uncommitted.push_back(op);
+    wg.uncommitted.push_back(std::move(op));
   });
 }
 

@@ -9,6 +9,8 @@
 #include <deque>
 #include <vector>
 
+#include "emu/operand.h"
+
 namespace bwgemm::emu {
 
 struct WgmmaOp {
@@ -16,6 +18,7 @@ struct WgmmaOp {
   bool bf16, trans_a, trans_b, accumulate;
   uint64_t desc_a, desc_b;
   float* d[128];  // each thread's accumulator registers
+  Operand a, b;   // as read at issue
 };
 
 struct WgmmaWarpgroup {

@@ -2,6 +2,9 @@
 #include "emu_runner.h"
 
 #include "dispatch/kernel_family.h"
+#include "kernels/common/launch_params.h"
+#include "kernels/sm100/selection.h"
+#include "kernels/sm100/variants.h"
 
 namespace bwgemm {
 namespace sm90 {
@@ -25,6 +28,37 @@ EmuOutcome run_sm90(const HostGemm& g, const emu::Options& options) {
   out.run = emu::last_run();
   if (e != cudaSuccess) {
     out.error = out.run.report.empty() ? "the launcher refused the case" : out.run.report;
+    return out;
+  }
+  out.launched = true;
+  return out;
+}
+
+EmuOutcome run_sm100(const HostGemm& g, const emu::Options& options) {
+  EmuOutcome out;
+  out.c = g.c_initial;
+  const float alpha = g.c.alpha, beta = g.c.beta;
+  const GemmProblem p = g.problem(g.a.data(), g.b.data(), out.c.data(), &alpha, &beta);
+  const DeviceCaps caps{0, 10, 0, int(options.sm_count), 232448};
+  if (sm100::supports(p, caps) != BWGEMM_REASON_KERNEL_SELECTED) {
+    out.error = "the sm100 family does not take the case";
+    return out;
+  }
+  const KernelVariant& v = sm100::select_variant(p.ab_type, p.c_type, p.trans_b, !p.trans_a);
+  TileShape shape = sm100::tile_shape();
+  shape.out_box_cols = 128 / int(dtype_size(p.c_type));
+  GemmParams params;
+  if (!make_launch_params(p, shape, &params)) {
+    out.error = "make_launch_params refused the case";
+    return out;
+  }
+  uint32_t error_flag = 0;
+  params.error_flag = &error_flag;
+  emu::set_device_options(options);
+  const cudaError_t e = launch_persistent(v, params, caps, nullptr);
+  out.run = emu::last_run();
+  if (e != cudaSuccess || error_flag != 0) {
+    out.error = !out.run.report.empty() ? out.run.report : "the kernel set its error flag";
     return out;
   }
   out.launched = true;

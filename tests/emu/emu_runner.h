@@ -22,4 +22,9 @@ struct EmuOutcome {
 // on a virtual H100/H200-like device with options.sm_count SMs.
 EmuOutcome run_sm90(const HostGemm& g, const emu::Options& options);
 
+// The sm100 family on a virtual B200-like device: what its enqueue() does
+// (sm100/family.cpp, not linked here: its guard needs the CUDA runtime) with
+// the family's variant selection, tile shape and parameter builder.
+EmuOutcome run_sm100(const HostGemm& g, const emu::Options& options);
+
 }  // namespace bwgemm::emu_test

@@ -145,9 +145,16 @@ std::string HostGemm::check(const uint8_t* out) const {
                   got, want);
     report += buf;
   };
+  std::vector<double> x(size_t(c.m * c.k)), y(size_t(c.n * c.k));  // op(A) rows, op(B) columns
   for (int64_t bt = 0; bt < c.batch; ++bt) {
     const uint8_t* ab = a.data() + size_t(bt * stride_a) * ea;
     const uint8_t* bb = b.data() + size_t(bt * stride_b) * ea;
+    for (int64_t i = 0; i < c.m; ++i)
+      for (int64_t l = 0; l < c.k; ++l)
+        x[size_t(i * c.k + l)] = load(c.ab, ab + size_t(c.ta ? i * lda + l : l * lda + i) * ea);
+    for (int64_t j = 0; j < c.n; ++j)
+      for (int64_t l = 0; l < c.k; ++l)
+        y[size_t(j * c.k + l)] = load(c.ab, bb + size_t(c.tb ? l * ldb + j : j * ldb + l) * ea);
     for (int64_t j = 0; j < c.n; ++j) {
       for (int64_t i = 0; i < ldc; ++i) {
         const size_t at = size_t(bt * stride_c + j * ldc + i) * ec;
@@ -158,11 +165,11 @@ std::string HostGemm::check(const uint8_t* out) const {
           continue;
         }
         double sum = 0.0, magnitude = 0.0;
+        const double* xi = &x[size_t(i * c.k)];
+        const double* yj = &y[size_t(j * c.k)];
         for (int64_t l = 0; l < c.k; ++l) {
-          const double x = load(c.ab, ab + size_t(c.ta ? i * lda + l : l * lda + i) * ea);
-          const double y = load(c.ab, bb + size_t(c.tb ? l * ldb + j : j * ldb + l) * ea);
-          sum += x * y;
-          magnitude += std::fabs(x * y);
+          sum += xi[l] * yj[l];
+          magnitude += std::fabs(xi[l] * yj[l]);
         }
         const double old = load(c.c, &c_initial[at]);
         const double want = double(c.alpha) * sum + (c.beta != 0.0f ? double(c.beta) * old : 0.0);

@@ -1,30 +1,176 @@
 // SPDX-License-Identifier: MIT
+// A kernel family's own code under emulation, through the family's own
+// host code (variant selection, parameter builder, persistent grid): a fixed
+// matrix of small problems against an fp64 reference. Integer inputs must
+// match bit for bit, gaussian ones within a bound from k; C's padding rows
+// must survive; most problems have more tiles than clusters, so persistent
+// CTAs loop. Part of the matrix also runs with seeded random interleavings.
+//
+// Usage: test_emu_gemm sm90|sm100 [--filter SUBSTRING] [--verbose]
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
 
 #include "emu_runner.h"
 
 using namespace bwgemm;
 using namespace bwgemm::emu_test;
 
-int main() {
+namespace {
+
+struct Run {
   GemmCase c;
-  c.m = 200;
-  c.n = 300;
-  c.k = 100;
-  HostGemm g(c, 1);
-  emu::Options o;
-  auto t0 = std::chrono::steady_clock::now();
-  EmuOutcome r = run_sm90(g, o);
-  auto t1 = std::chrono::steady_clock::now();
-  std::printf("%s: launched %d, %.2fs, switches %llu ops %llu\n", describe(c).c_str(), r.launched,
-              std::chrono::duration<double>(t1 - t0).count(), (unsigned long long)r.run.switches,
-              (unsigned long long)r.run.async_ops);
-  if (!r.launched) {
-    std::printf("%s\n", r.error.c_str());
-    return 1;
+  uint32_t sm_count;
+  uint64_t seed;  // 0: deterministic schedule
+};
+
+std::vector<Run> matrix() {
+  std::vector<Run> runs;
+  const DType types[4][2] = {{DType::F16, DType::F16},
+                             {DType::F16, DType::F32},
+                             {DType::BF16, DType::BF16},
+                             {DType::BF16, DType::F32}};
+  // Every type pair and op combination on two shapes: partial tiles on every
+  // edge (m, n, k not multiples of the tile or of 8 elements), and full
+  // tiles with several per persistent cluster.
+  for (const auto& t : types) {
+    for (int op = 0; op < 4; ++op) {
+      GemmCase c;
+      c.ab = t[0];
+      c.c = t[1];
+      c.ta = op & 1;
+      c.tb = op & 2;
+      c.m = 301;
+      c.n = 283;
+      c.k = 100;
+      c.alpha = 2.0f;
+      c.beta = -1.0f;
+      runs.push_back({c, 4, 0});
+      c.m = 512;
+      c.n = 512;
+      c.k = 256;
+      c.alpha = 1.0f;
+      c.beta = 0.0f;
+      runs.push_back({c, 4, 0});
+    }
   }
-  std::string bad = g.check(r.c.data());
-  std::printf("%s\n", bad.empty() ? "OK" : bad.c_str());
-  return bad.empty() ? 0 : 1;
+  // Batches, scalars, gaussian inputs, degenerate shapes.
+  GemmCase c;
+  c.m = 260;
+  c.n = 130;
+  c.k = 72;
+  c.batch = 2;
+  for (int op = 0; op < 4; ++op) {
+    c.ta = op & 1;
+    c.tb = op & 2;
+    runs.push_back({c, 6, 0});
+  }
+  c.broadcast_b = true;
+  c.c = DType::F32;
+  runs.push_back({c, 4, 0});
+  GemmCase g;
+  g.integers = false;
+  g.m = 256;
+  g.n = 384;
+  g.k = 192;
+  g.alpha = 0.5f;
+  g.beta = 0.25f;
+  g.ab = DType::BF16;
+  g.c = DType::BF16;
+  runs.push_back({g, 4, 0});
+  g.ab = DType::F16;
+  g.c = DType::F32;
+  g.ta = true;
+  g.device_scalars = true;
+  runs.push_back({g, 4, 0});
+  GemmCase e;  // alpha == 0 and k == 0 never run the mainloop: D = beta C
+  e.m = 70;
+  e.n = 90;
+  e.k = 64;
+  e.alpha = 0.0f;
+  e.beta = 2.0f;
+  runs.push_back({e, 2, 0});
+  e.alpha = 1.0f;
+  e.k = 0;
+  runs.push_back({e, 2, 0});
+  GemmCase s;  // single elements and a single tile
+  s.m = 1;
+  s.n = 1;
+  s.k = 1;
+  runs.push_back({s, 2, 0});
+  s.m = 8;
+  s.n = 600;
+  s.k = 16;
+  s.tb = true;
+  runs.push_back({s, 4, 0});
+  // Random interleavings and asynchronous completion orders.
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    GemmCase r;
+    r.ab = seed % 2 ? DType::F16 : DType::BF16;
+    r.c = seed % 3 ? r.ab : DType::F32;
+    r.ta = seed & 1;
+    r.tb = seed & 2;
+    r.m = 200 + 37 * int64_t(seed);
+    r.n = 180 + 53 * int64_t(seed);
+    r.k = 64 + 40 * int64_t(seed);
+    r.beta = seed % 2 ? 1.0f : 0.0f;
+    r.batch = seed % 3 == 0 ? 2 : 1;
+    runs.push_back({r, 4, seed});
+  }
+  return runs;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const char* filter = nullptr;
+  bool verbose = false;
+  const bool sm100 = argc > 1 && std::strcmp(argv[1], "sm100") == 0;
+  if (argc < 2 || (!sm100 && std::strcmp(argv[1], "sm90") != 0)) {
+    std::fprintf(stderr, "usage: %s sm90|sm100 [--filter SUBSTRING] [--verbose]\n", argv[0]);
+    return 2;
+  }
+  for (int i = 2; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--filter") == 0 && i + 1 < argc) {
+      filter = argv[++i];
+    } else if (std::strcmp(argv[i], "--verbose") == 0) {
+      verbose = true;
+    } else {
+      std::fprintf(stderr, "usage: %s sm90|sm100 [--filter SUBSTRING] [--verbose]\n", argv[0]);
+      return 2;
+    }
+  }
+  int failures = 0, count = 0;
+  const auto start = std::chrono::steady_clock::now();
+  uint64_t case_seed = 0;
+  for (const Run& r : matrix()) {
+    ++case_seed;
+    const std::string name = describe(r.c) + " sm=" + std::to_string(r.sm_count) +
+                             (r.seed ? " seed=" + std::to_string(r.seed) : "");
+    if (filter != nullptr && name.find(filter) == std::string::npos) continue;
+    ++count;
+    const HostGemm g(r.c, case_seed);
+    emu::Options o;
+    o.sm_count = r.sm_count;
+    o.seed = r.seed;
+    const auto t0 = std::chrono::steady_clock::now();
+    const EmuOutcome out = sm100 ? run_sm100(g, o) : run_sm90(g, o);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const std::string bad = out.launched ? g.check(out.c.data()) : out.error;
+    if (!bad.empty()) {
+      ++failures;
+      std::printf("FAIL %s\n%s\n", name.c_str(), bad.c_str());
+    } else if (verbose) {
+      std::printf("ok   %s (%.2f s, %llu switches, %llu async ops)\n", name.c_str(), seconds,
+                  static_cast<unsigned long long>(out.run.switches),
+                  static_cast<unsigned long long>(out.run.async_ops));
+    }
+  }
+  const double total =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("%d of %d cases passed in %.1f s\n", count - failures, count, total);
+  return failures == 0 && count > 0 ? 0 : 1;
 }
