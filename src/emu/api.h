@@ -54,7 +54,7 @@ void tma_store_commit();
 // cp.async.bulk.wait_group{.read} pending.
 void tma_store_wait(int pending, bool read_only);
 
-// Warp-level operations (PTX ISA 9.7.13.x elect.sync, bar.warp.sync,
+// Warp-level operations (PTX ISA elect.sync, bar.warp.sync,
 // setmaxnreg, shfl.sync).
 bool elect_one();
 void sync_warp();

@@ -117,7 +117,7 @@ void check_no_pending_load(const Cta& cta, const ByteRange& r, const char* reade
 
 void check_no_pending_reader(const Cta& cta, const ByteRange& r, const char* writer) {
   auto race = [&](const char* reader, const ByteRange& read) {
-    violation("PTX ISA 9.7.9.25 cp.async.bulk.tensor / 9.7.15.7 / 9.7.16.6",
+    violation("PTX ISA 9.7.9.25 cp.async.bulk.tensor / wgmma.wait_group / 9.7.16.6",
               format("%s writes shared memory [0x%x, 0x%x) of CTA %u that %s still reads "
                      "[0x%x, 0x%x): the buffer was released before the reader completed",
                      writer, r.lo, r.hi, cta.rank, reader, read.lo, read.hi));

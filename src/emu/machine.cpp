@@ -114,17 +114,17 @@ void check_cta_exit(Cta& cta) {
 void thread_exit(Thread& t) {
   Cta& cta = *t.cta;
   if (!t.tcgen05.loads.empty()) {
-    violation("PTX ISA 9.7.16.8.5 tcgen05.wait",
+    violation("PTX ISA 9.7.16.8 tcgen05.wait",
               "thread exited with tcgen05.ld results it never waited for (tcgen05.wait::ld)");
   }
   const WgmmaWarpgroup& wg = cta.wgmma[t.tid / 128];
   if (!wg.groups.empty() || !wg.uncommitted.empty()) {
-    violation("PTX ISA 9.7.15.7.3 wgmma.wait_group",
+    violation("PTX ISA wgmma.wait_group",
               "thread exited while wgmma operations writing its registers were in flight");
   }
   const Collective& warp = cta.warps[warp_of(t)];
   if (warp.arrived != 0) {
-    violation("PTX ISA 9.7.13 .sync.aligned",
+    violation("PTX ISA: .aligned instructions",
               format("thread exited while other lanes of its warp wait in %s", warp.op));
   }
   t.done = true;
@@ -249,7 +249,6 @@ int64_t window_offset(const Cta& cta, const void* p) {
 Cta& peer_cta(const Cta& cta, uint32_t rank) { return *cta.cluster->ctas[rank]; }
 
 uint32_t warp_of(const Thread& t) { return t.tid / 32; }
-uint32_t lane_of(const Thread& t) { return t.tid % 32; }
 
 RunResult run(const LaunchConfig& config, const Options& options, void (*entry)(void*), void* arg) {
   RunResult result;
@@ -309,7 +308,7 @@ uint32_t smem_address(const void* p) {
   const Cta& cta = *self().cta;
   const int64_t off = window_offset(cta, p);
   if (off < 0) {
-    violation("PTX ISA 9.7.9.19 cvta",
+    violation("PTX ISA cvta",
               format("cvta.to.shared of %p, which is not in this CTA's shared memory", p));
   }
   return static_cast<uint32_t>(off);

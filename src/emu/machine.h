@@ -157,7 +157,6 @@ int64_t window_offset(const Cta& cta, const void* p);
 Cta& peer_cta(const Cta& cta, uint32_t rank);
 
 uint32_t warp_of(const Thread& t);
-uint32_t lane_of(const Thread& t);
 
 // Records the result of a launch made through launch_persistent (last_run()).
 void set_last_run(const RunResult& r);

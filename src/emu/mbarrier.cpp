@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: MIT
-// PTX ISA 9.7.13.15 (mbarrier), subsections as numbered in ISA 9.0:
-//  .15.1  size and alignment: 8 bytes, 8-byte aligned, in shared memory;
-//  .15.2  contents: expected arrival count, pending arrival count, tx-count,
-//         phase; counts in [1, 2^20 - 1], tx-count in [-(2^20 - 1), 2^20 - 1];
-//  .15.4  a phase completes when the pending count and the tx-count are 0;
-//         the barrier then moves to the next phase, pending = expected;
-//  .15.5  expect-tx raises the tx-count, complete-tx lowers it;
-//  .15.16 test_wait / try_wait with .parity: true when the phase of that
-//         parity has completed, i.e. the current phase's parity differs; and
-//         for each phase at least one test_wait or try_wait returning true
-//         must happen before an arrive-on in the next phase.
+// PTX ISA 9.7.13.15 (mbarrier), by subsection title:
+//  - size and alignment: 8 bytes, 8-byte aligned, in shared memory;
+//  - contents of the mbarrier object: expected arrival count, pending arrival
+//    count, tx-count, phase; counts in [1, 2^20 - 1], tx-count in
+//    [-(2^20 - 1), 2^20 - 1];
+//  - phase completion: when the pending count and the tx-count are both 0,
+//    the barrier moves to the next phase with pending = expected;
+//  - tracking asynchronous operations: expect-tx raises the tx-count,
+//    complete-tx lowers it;
+//  - mbarrier.test_wait/try_wait with .parity: true when the phase of that
+//    parity has completed, i.e. the current phase's parity differs; for each
+//    phase at least one test_wait or try_wait returning true must happen
+//    before an arrive-on in the next phase.
 #include "emu/mbarrier.h"
 
 #include <cstring>
@@ -27,7 +29,7 @@ constexpr int64_t kMaxCount = (int64_t{1} << 20) - 1;
 constexpr uint64_t kMarker = 0x6d62617272696572;  // "mbarrier"
 
 const char* const kRef = "PTX ISA 9.7.13.15 mbarrier";
-const char* const kWaitRef = "PTX ISA 9.7.13.15.16 mbarrier.test_wait/try_wait";
+const char* const kWaitRef = "PTX ISA mbarrier.test_wait/try_wait";
 
 MbarrierState* find(Cta& cta, uint32_t offset) {
   for (MbarrierState& b : cta.mbarriers)
@@ -39,7 +41,7 @@ uint32_t barrier_offset(Cta& cta, const uint64_t* bar, const char* op) {
   const int64_t off = window_offset(cta, bar);
   if (off < 0) violation(kRef, format("%s: %p is not in this CTA's shared memory", op, bar));
   if (off % 8 != 0) {
-    violation("PTX ISA 9.7.13.15.1 mbarrier size and alignment",
+    violation("PTX ISA mbarrier: size and alignment",
               format("%s: mbarrier at shared address 0x%llx is not 8-byte aligned", op,
                      static_cast<unsigned long long>(off)));
   }
@@ -50,8 +52,7 @@ uint32_t barrier_offset(Cta& cta, const uint64_t* bar, const char* op) {
   return static_cast<uint32_t>(off);
 }
 
-void complete_phase(Cta& cta, MbarrierState& b) {
-  (void)cta;
+void complete_phase(MbarrierState& b) {
   ++b.phase;
   b.pending = b.expected;
   b.tx = 0;
@@ -60,7 +61,7 @@ void complete_phase(Cta& cta, MbarrierState& b) {
 
 void check_tx(const MbarrierState& b, const char* op) {
   if (b.tx > kMaxCount || b.tx < -kMaxCount) {
-    violation("PTX ISA 9.7.13.15.2 contents of the mbarrier object",
+    violation("PTX ISA mbarrier: contents of the mbarrier object",
               format("%s: tx-count %lld of the mbarrier at 0x%x leaves the range +-(2^20 - 1)", op,
                      static_cast<long long>(b.tx), b.offset));
   }
@@ -69,12 +70,12 @@ void check_tx(const MbarrierState& b, const char* op) {
 Cta& target_cta(uint32_t rank, const char* op) {
   Cta& me = *self().cta;
   if (rank >= me.cluster->ctas.size()) {
-    violation("PTX ISA 9.7.9.21 mapa", format("%s: CTA rank %u is outside the cluster of %zu", op,
-                                              rank, me.cluster->ctas.size()));
+    violation("PTX ISA mapa", format("%s: CTA rank %u is outside the cluster of %zu", op, rank,
+                                     me.cluster->ctas.size()));
   }
   Cta& target = *me.cluster->ctas[rank];
   if (target.exited) {
-    violation("PTX ISA 9.7.13.15.13 mbarrier.arrive",
+    violation("PTX ISA mbarrier.arrive",
               format("%s: CTA %u of the cluster has exited (\"cluster target block not present\")",
                      op, rank));
   }
@@ -96,7 +97,7 @@ MbarrierState& mbarrier_at(Cta& cta, uint32_t offset, const Cta& origin, const c
                            op, offset, cta.rank));
   }
   if (&origin != &cta && (!b->fenced || cta.cluster->barrier_phase <= b->fence_cluster_phase)) {
-    violation("PTX ISA 9.7.13.15.9 mbarrier.init / 9.7.13.4 fence.mbarrier_init",
+    violation("PTX ISA mbarrier.init / fence.mbarrier_init",
               format("%s: CTA %u uses the mbarrier at 0x%x of CTA %u before its initialisation was "
                      "made visible to the cluster (fence.mbarrier_init, then a cluster barrier)",
                      op, origin.rank, offset, cta.rank));
@@ -105,7 +106,6 @@ MbarrierState& mbarrier_at(Cta& cta, uint32_t offset, const Cta& origin, const c
 }
 
 void mbarrier_arrive_on(Cta& cta, MbarrierState& b, const char* op) {
-  (void)cta;
   if (b.phase > 0 && b.observed < static_cast<int64_t>(b.phase) - 1) {
     violation(kWaitRef,
               format("%s: arrive-on in phase %llu of the mbarrier at 0x%x of CTA %u, but no "
@@ -114,19 +114,18 @@ void mbarrier_arrive_on(Cta& cta, MbarrierState& b, const char* op) {
                      static_cast<unsigned long long>(b.phase - 1)));
   }
   --b.pending;
-  if (b.pending == 0 && b.tx == 0) complete_phase(cta, b);
+  if (b.pending == 0 && b.tx == 0) complete_phase(b);
 }
 
-void mbarrier_expect_tx(Cta& cta, MbarrierState& b, uint32_t bytes) {
-  (void)cta;
+void mbarrier_expect_tx(MbarrierState& b, uint32_t bytes) {
   b.tx += bytes;
   check_tx(b, "expect-tx");
 }
 
-void mbarrier_complete_tx(Cta& cta, MbarrierState& b, uint32_t bytes) {
+void mbarrier_complete_tx(MbarrierState& b, uint32_t bytes) {
   b.tx -= bytes;
   check_tx(b, "complete-tx");
-  if (b.pending == 0 && b.tx == 0) complete_phase(cta, b);
+  if (b.pending == 0 && b.tx == 0) complete_phase(b);
 }
 
 const MbarrierState* mbarrier_overlapping(const Cta& cta, uint32_t offset, uint32_t bytes) {
@@ -155,12 +154,11 @@ void mbarrier_init(uint64_t* bar, uint32_t arrivals) {
   int64_t count = arrivals;
   if (static_cast<int>(index) == faults.init_index) count += faults.arrival_delta;
   if (count < 1 || count > kMaxCount) {
-    violation(
-        "PTX ISA 9.7.13.15.9 mbarrier.init",
-        format("mbarrier.init: count %lld outside [1, 2^20 - 1]", static_cast<long long>(count)));
+    violation("PTX ISA mbarrier.init", format("mbarrier.init: count %lld outside [1, 2^20 - 1]",
+                                              static_cast<long long>(count)));
   }
   if (find(cta, off) != nullptr) {
-    violation("PTX ISA 9.7.13.15.3 lifecycle of the mbarrier object",
+    violation("PTX ISA mbarrier: lifecycle of the mbarrier object",
               format("mbarrier.init on the mbarrier at 0x%x, which is already initialised", off));
   }
   MbarrierState b;
@@ -195,7 +193,7 @@ void mbarrier_arrive_expect_tx(uint64_t* bar, uint32_t bytes) {
   Cta& cta = *self().cta;
   const char* op = "mbarrier.arrive.expect_tx";
   MbarrierState& b = mbarrier_at(cta, barrier_offset(cta, bar, op), cta, op);
-  mbarrier_expect_tx(cta, b, bytes);
+  mbarrier_expect_tx(b, bytes);
   mbarrier_arrive_on(cta, b, op);
   preemption_point();
 }
@@ -216,7 +214,7 @@ void mbarrier_arrive_expect_tx_cluster(uint64_t* bar, uint32_t cta_rank, uint32_
   const uint32_t off = barrier_offset(me, bar, op);
   Cta& target = target_cta(cta_rank, op);
   MbarrierState& b = mbarrier_at(target, off, me, op);
-  mbarrier_expect_tx(target, b, bytes);
+  mbarrier_expect_tx(b, bytes);
   mbarrier_arrive_on(target, b, op);
   preemption_point();
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The mbarrier model (PTX ISA 9.7.13.15, numbering of ISA 9.0): arrival
+// The mbarrier model (PTX ISA 9.7.13.15): arrival
 // count, pending count, signed transaction count, phase, and the rule that a
 // successful wait must observe every phase before the next phase's first
 // arrive-on.
@@ -38,9 +38,10 @@ MbarrierState& mbarrier_at(Cta& cta, uint32_t offset, const Cta& origin, const c
 
 // Arrive-on with count 1 (mbarrier.arrive, the tcgen05.commit arrive).
 void mbarrier_arrive_on(Cta& cta, MbarrierState& b, const char* op);
-// expect-tx / complete-tx operations (PTX ISA 9.7.13.15.5).
-void mbarrier_expect_tx(Cta& cta, MbarrierState& b, uint32_t bytes);
-void mbarrier_complete_tx(Cta& cta, MbarrierState& b, uint32_t bytes);
+// expect-tx / complete-tx operations (PTX ISA mbarrier: "tracking asynchronous
+// operations").
+void mbarrier_expect_tx(MbarrierState& b, uint32_t bytes);
+void mbarrier_complete_tx(MbarrierState& b, uint32_t bytes);
 
 // A barrier whose memory an asynchronous write of [offset, offset + bytes)
 // would overwrite, or nullptr.

@@ -65,7 +65,7 @@ float bf16_to_float(uint16_t h) {
 
 Operand load_operand(const Cta& cta, const SmemMatrix& m, int rows, bool bf16, const char* who) {
   if (m.span != 0 && ((m.start >> log2_of(m.span)) & 7) != 0) {
-    violation("PTX ISA 9.7.15.5.1.2 matrix descriptor (base offset)",
+    violation("PTX ISA 9.7.15.5.1.2.2 matrix descriptor (base offset)",
               format("%s: descriptor start 0x%x is not in the first row of a %u-byte swizzle "
                      "pattern, but the base offset is 0",
                      who, m.start, m.span));
@@ -104,7 +104,7 @@ Operand load_operand(const Cta& cta, const SmemMatrix& m, int rows, bool bf16, c
 
 void check_unchanged(const Operand& issued, const Operand& now, const char* who) {
   if (std::memcmp(issued.values.data(), now.values.data(), issued.values.size() * 4) != 0) {
-    violation("PTX ISA 9.7.15.7 / 9.7.16.6 asynchronous MMA operands",
+    violation("PTX ISA wgmma.wait_group / 9.7.16.6 tcgen05 asynchronous operations",
               format("%s: its shared-memory operand in [0x%x, 0x%x) changed between the issue and "
                      "the completion of the MMA (a stage released or overwritten before the MMA "
                      "was waited for)",

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Named barriers (PTX ISA 9.7.13.1 bar.sync), cluster barriers (9.7.13.2
-// barrier.cluster), warp-level collectives: elect.sync (9.7.13.10),
-// bar.warp.sync (9.7.13.3), shfl.sync (9.7.9.6), setmaxnreg (9.7.19.5), and
-// the proxy fence (9.7.13.4).
+// barrier.cluster), the proxy fence (9.7.13.4), and the warp-level
+// collectives elect.sync, bar.warp.sync, shfl.sync and setmaxnreg (PTX ISA,
+// by instruction name).
 #include "emu/sync.h"
 
 #include <cstring>
@@ -13,7 +13,7 @@
 namespace bwgemm::emu {
 namespace {
 
-const char* const kAligned = "PTX ISA 9.7.13 .sync.aligned instructions";
+const char* const kAligned = "PTX ISA: .aligned instructions";
 
 }  // namespace
 
@@ -76,7 +76,7 @@ uint64_t collective(Group group, const char* op, const uint64_t (&key)[3], uint6
 void named_barrier_sync(uint32_t id, uint32_t threads) {
   Thread& t = self();
   Cta& cta = *t.cta;
-  const char* ref = "PTX ISA 9.7.13.1 bar.sync";
+  const char* ref = "PTX ISA bar.sync";
   if (id > 15) violation(ref, format("barrier id %u is not in 0..15", id));
   const uint32_t count = threads == 0 ? uint32_t(cta.threads.size()) : threads;
   if (count % 32 != 0 || count > cta.threads.size()) {
@@ -119,7 +119,7 @@ void cluster_arrive() {
   Thread& t = self();
   Cluster& c = *t.cta->cluster;
   if (t.cluster_arrived >= 0) {
-    violation("PTX ISA 9.7.13.2 barrier.cluster",
+    violation("PTX ISA barrier.cluster",
               "barrier.cluster.arrive twice without a barrier.cluster.wait in between");
   }
   t.cluster_arrived = int64_t(c.barrier_phase);
@@ -135,7 +135,7 @@ void cluster_wait() {
   Thread& t = self();
   Cluster& c = *t.cta->cluster;
   if (t.cluster_arrived < 0) {
-    violation("PTX ISA 9.7.13.2 barrier.cluster",
+    violation("PTX ISA barrier.cluster",
               "barrier.cluster.wait without a preceding barrier.cluster.arrive");
   }
   while (c.barrier_phase == uint64_t(t.cluster_arrived)) {
@@ -179,10 +179,11 @@ uint32_t shfl_idx(uint32_t value, uint32_t src_lane) {
 }
 
 // setmaxnreg.sync.aligned: every warp of the warpgroup executes the same one
-// (PTX ISA 9.7.19.5); registers are not modelled, so it has no other effect.
+// (PTX ISA setmaxnreg); registers are not modelled, so it has no other
+// effect.
 void setmaxnreg(uint32_t registers, bool increase) {
   if (registers < 24 || registers > 256 || registers % 8 != 0) {
-    violation("PTX ISA 9.7.19.5 setmaxnreg",
+    violation("PTX ISA setmaxnreg",
               format("setmaxnreg %u: the count must be a multiple of 8 in 24..256", registers));
   }
   collective(Group::Warpgroup, increase ? "setmaxnreg.inc" : "setmaxnreg.dec", {registers, 0, 0}, 0,

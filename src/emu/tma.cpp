@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// PTX ISA 9.7.9.25 cp.async.bulk.tensor (tile mode) and 9.7.9.26-27
+// PTX ISA 9.7.9.25 cp.async.bulk.tensor (tile mode) and
 // cp.async.bulk.commit_group / wait_group:
 //  - a load copies one box into shared memory (128-byte aligned), zero-filling
 //    elements outside the tensor (CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE), laid out
@@ -149,7 +149,7 @@ void perform_tma_load(const AsyncOp& op) {
     }
     Cta& bar_cta = op.bar_rank >= 0 ? *op.cluster->ctas[op.bar_rank] : dst;
     MbarrierState& b = mbarrier_at(bar_cta, op.bar_offset, origin, "TMA complete-tx");
-    mbarrier_complete_tx(bar_cta, b, m.box_bytes());
+    mbarrier_complete_tx(b, m.box_bytes());
   }
 }
 
@@ -159,7 +159,7 @@ void perform_tma_store(const AsyncOp& op) {
   const uint32_t row_bytes = m.box[0] * elem;
   const Cta& src = *op.cluster->ctas[op.origin_rank];
   if (std::memcmp(op.source.data(), src.window + op.smem_offset, op.source.size()) != 0) {
-    violation("PTX ISA 9.7.9.27 cp.async.bulk.wait_group",
+    violation("PTX ISA cp.async.bulk.wait_group",
               format("the shared-memory source [0x%x, 0x%zx) of TMA store #%llu (CTA %u thread %u) "
                      "changed before the store read it: overwritten without "
                      "cp.async.bulk.wait_group.read",
@@ -255,9 +255,9 @@ void tma_store_commit() {
 }
 
 // .read only guarantees the source was read; the emulator completes the
-// whole store, which is one of the behaviours the hardware may show.
-void tma_store_wait(int pending, bool read_only) {
-  (void)read_only;
+// whole store either way, which is one of the behaviours the hardware may
+// show.
+void tma_store_wait(int pending, bool) {
   Thread& t = self();
   std::deque<uint64_t>& groups = t.tma.committed;
   groups.erase(std::remove_if(groups.begin(), groups.end(),

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The TMA model (PTX ISA 9.7.9.25 cp.async.bulk.tensor, 9.7.9.26
+// The TMA model (PTX ISA 9.7.9.25 cp.async.bulk.tensor, and
 // cp.async.bulk.commit_group / wait_group): tiled loads with zero fill,
 // multicast and the cta_group::2 form, clipped stores, bulk async-groups.
 #pragma once

@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: MIT
 // PTX ISA 9.7.15 (warpgroup MMA), for wgmma.mma_async.sync.aligned.m64nNk16
 // .f32.{f16,bf16}.{f16,bf16} with both operands in shared memory:
-//  - 9.7.15.5.1.2 matrix descriptor: start address, LBO and SBO (>> 4) in
+//  - 9.7.15.5.1.2.2 matrix descriptor: start address, LBO and SBO (>> 4) in
 //    bits 0-13, 16-29, 32-45, base offset in 49-51, swizzle mode in 62-63
 //    (0 none, 1 128B, 2 64B, 3 32B); other bits reserved;
 //  - 9.7.15.5.1 canonical layouts (operand.cpp); imm-trans-a/b select the
 //    M/N-major (transposed) layout;
-//  - 9.7.15.5.1.1 accumulator fragment of m64nNk16 (f32): thread t of warp w
-//    of the warpgroup holds, for each 8-column block j, d[4j .. 4j + 3] =
-//    D(r, c), D(r, c + 1), D(r + 8, c), D(r + 8, c + 1) with r = 16 w + t / 4,
-//    c = 8 j + 2 (t % 4);
-//  - 9.7.15.6 wgmma.fence before the first mma_async and between register
-//    accesses and an mma_async on those registers; 9.7.15.7 commit_group
-//    closes the warpgroup's pending mma_async ops into a group, wait_group N
-//    waits until at most N groups are pending. Every one is .sync.aligned:
-//    all 128 threads, the same operands.
+//  - register fragments (9.7.15.5.1), accumulator D of m64nNk16 (f32):
+//    thread t of warp w of the warpgroup holds, for each 8-column block j,
+//    d[4j .. 4j + 3] = D(r, c), D(r, c + 1), D(r + 8, c), D(r + 8, c + 1)
+//    with r = 16 w + t / 4, c = 8 j + 2 (t % 4);
+//  - wgmma.fence before the first mma_async and between register accesses
+//    and an mma_async on those registers; wgmma.commit_group closes the
+//    warpgroup's pending mma_async ops into a group, wait_group N waits until
+//    at most N groups are pending. Every one is .sync.aligned: all 128
+//    threads, the same operands.
 // The mma_async is performed when a wait_group needs its group complete (the
 // latest point the hardware may finish it): a kernel that releases a stage
 // before waiting for the wgmma reading it sees the overwritten data.
@@ -29,7 +29,7 @@
 namespace bwgemm::emu {
 namespace {
 
-const char* const kDescRef = "PTX ISA 9.7.15.5.1.2 matrix descriptor";
+const char* const kDescRef = "PTX ISA 9.7.15.5.1.2.2 matrix descriptor";
 
 SmemMatrix decode_desc(uint64_t desc, bool mn_major, const char* which) {
   desc ^= uint64_t(machine().options.faults.desc_swizzle_xor & 7) << 61;
@@ -115,7 +115,7 @@ void wgmma_mma(int n, MmaInput type, bool trans_a, bool trans_b, float* d, uint6
                uint64_t desc_b, bool accumulate) {
   check_full_warpgroup("wgmma.mma_async");
   if (n % 8 != 0 || n < 8 || n > 256) {
-    violation("PTX ISA 9.7.15.5 wgmma.mma_async", format("m64n%dk16 is not a valid shape", n));
+    violation("PTX ISA wgmma.mma_async", format("m64n%dk16 is not a valid shape", n));
   }
   WgmmaWarpgroup& wg = state();
   const Cta& cta = *self().cta;
@@ -124,7 +124,7 @@ void wgmma_mma(int n, MmaInput type, bool trans_a, bool trans_b, float* d, uint6
                                uint64_t(trans_b) << 25 | uint64_t(accumulate) << 26};
   collective(Group::Warpgroup, "wgmma.mma_async", key, 0, d, [&](Collective& c, uint64_t*) {
     if (!wg.started && !wg.fenced) {
-      violation("PTX ISA 9.7.15.6.1 wgmma.fence",
+      violation("PTX ISA wgmma.fence",
                 "the warpgroup's first wgmma.mma_async is not preceded by wgmma.fence");
     }
     WgmmaOp op;
@@ -139,7 +139,7 @@ void wgmma_mma(int n, MmaInput type, bool trans_a, bool trans_b, float* d, uint6
       op.d[i] = static_cast<float*>(c.pointers[i]);
       for (const float* r : wg.released) {
         if (r == op.d[i]) {
-          violation("PTX ISA 9.7.15.6.1 wgmma.fence",
+          violation("PTX ISA wgmma.fence",
                     "wgmma.mma_async on accumulators handed back by wgmma.wait_group "
                     "without a wgmma.fence in between");
         }

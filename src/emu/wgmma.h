@@ -24,7 +24,7 @@ struct WgmmaOp {
 struct WgmmaWarpgroup {
   std::vector<WgmmaOp> uncommitted;
   std::deque<std::vector<WgmmaOp>> groups;  // committed, oldest first
-  // wgmma.fence since the last wait_group (PTX ISA 9.7.15.6.1 wgmma.fence:
+  // wgmma.fence since the last wait_group (PTX ISA wgmma.fence:
   // required before the first mma_async and between register accesses and
   // an mma_async on the same registers).
   bool fenced = false;
