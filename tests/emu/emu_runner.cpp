@@ -3,6 +3,7 @@
 
 #include "dispatch/kernel_family.h"
 #include "kernels/common/launch_params.h"
+#include "kernels/sm100/launch.h"
 #include "kernels/sm100/selection.h"
 #include "kernels/sm100/variants.h"
 
@@ -44,18 +45,9 @@ EmuOutcome run_sm100(const HostGemm& g, const emu::Options& options) {
     out.error = "the sm100 family does not take the case";
     return out;
   }
-  const KernelVariant& v = sm100::select_variant(p.ab_type, p.c_type, p.trans_b, !p.trans_a);
-  TileShape shape = sm100::tile_shape();
-  shape.out_box_cols = 128 / int(dtype_size(p.c_type));
-  GemmParams params;
-  if (!make_launch_params(p, shape, &params)) {
-    out.error = "make_launch_params refused the case";
-    return out;
-  }
   uint32_t error_flag = 0;
-  params.error_flag = &error_flag;
   emu::set_device_options(options);
-  const cudaError_t e = launch_persistent(v, params, caps, nullptr);
+  const cudaError_t e = sm100::enqueue(p, caps, &error_flag);
   out.run = emu::last_run();
   if (e != cudaSuccess || error_flag != 0) {
     out.error = !out.run.report.empty() ? out.run.report : "the kernel set its error flag";

@@ -8,6 +8,7 @@
 #include <cuda_fp16.h>
 
 #include <cstdint>
+#include <cstring>
 
 #include "kernels/ptx/device.cuh"
 
@@ -25,6 +26,14 @@ struct OutTraits;
 
 template <>
 struct OutTraits<float> {
+  using PairBits = uint64_t;
+  // Two adjacent outputs' bytes as they are stored.
+  BWGEMM_HOST_DEVICE static PairBits pair_bits(float a, float b) {
+    const float2 pair = make_float2(a, b);
+    PairBits bits;
+    memcpy(&bits, &pair, sizeof bits);
+    return bits;
+  }
   BWGEMM_HOST_DEVICE static float to_float(float v) { return v; }
   // Two adjacent outputs as they are stored.
   BWGEMM_HOST_DEVICE static void store_pair(uint8_t* dst, float a, float b) {
@@ -35,6 +44,13 @@ struct OutTraits<float> {
 
 template <>
 struct OutTraits<__half> {
+  using PairBits = uint32_t;
+  BWGEMM_HOST_DEVICE static PairBits pair_bits(float a, float b) {
+    const __half2 pair = __floats2half2_rn(a, b);
+    PairBits bits;
+    memcpy(&bits, &pair, sizeof bits);
+    return bits;
+  }
   BWGEMM_HOST_DEVICE static float to_float(__half v) { return __half2float(v); }
   BWGEMM_HOST_DEVICE static void store_pair(uint8_t* dst, float a, float b) {
     reinterpret_cast<__half2*>(dst)[0] = __floats2half2_rn(a, b);
@@ -44,12 +60,33 @@ struct OutTraits<__half> {
 
 template <>
 struct OutTraits<__nv_bfloat16> {
+  using PairBits = uint32_t;
+  BWGEMM_HOST_DEVICE static PairBits pair_bits(float a, float b) {
+    const __nv_bfloat162 pair = __floats2bfloat162_rn(a, b);
+    PairBits bits;
+    memcpy(&bits, &pair, sizeof bits);
+    return bits;
+  }
   BWGEMM_HOST_DEVICE static float to_float(__nv_bfloat16 v) { return __bfloat162float(v); }
   BWGEMM_HOST_DEVICE static void store_pair(uint8_t* dst, float a, float b) {
     reinterpret_cast<__nv_bfloat162*>(dst)[0] = __floats2bfloat162_rn(a, b);
   }
   BWGEMM_HOST_DEVICE static __nv_bfloat16 from_float(float v) { return __float2bfloat16_rn(v); }
 };
+
+// 16 bytes of outputs (16 / sizeof(Out) values from v), converted, as one
+// vector for a 16-byte store. Built with memcpy: filling a uint4 through
+// __half2 / float2 lvalues breaks strict aliasing (g++ -O2 drops the stores).
+template <class Out>
+BWGEMM_HOST_DEVICE uint4 pack_16_bytes(const float* v) {
+  using Traits = OutTraits<Out>;
+  constexpr int kPairs = 16 / int(sizeof(typename Traits::PairBits));
+  typename Traits::PairBits bits[kPairs];
+  for (int i = 0; i < kPairs; ++i) bits[i] = Traits::pair_bits(v[2 * i], v[2 * i + 1]);
+  uint4 packed;
+  memcpy(&packed, bits, sizeof packed);
+  return packed;
+}
 
 // Adds beta * D[row][col] to two adjacent columns, reading D only inside
 // rows x cols. Called only when beta != 0 (beta == 0 never reads C).

@@ -165,7 +165,6 @@ BWGEMM_DEVICE void drain_tile(const GemmParams& p, const SharedStorage<Cfg>& sme
                               const TilePlace& place, uint32_t acc_column, float alpha,
                               float beta) {
   using Out = typename Cfg::Out;
-  using Traits = epilogue::OutTraits<Out>;
   constexpr int kBarrierId = 1;
   constexpr int kValuesPer16B = 16 / int(sizeof(Out));
   const uint32_t thread = ptx::thread_index() - Cfg::kFirstEpilogueWarp * 32;
@@ -204,15 +203,9 @@ BWGEMM_DEVICE void drain_tile(const GemmParams& p, const SharedStorage<Cfg>& sme
       // This thread's row of the chunk: 128 bytes, 16 at a time.
       uint8_t* buffer = smem.staging_chunk(slot);
 #pragma unroll
-      for (int q = 0; q < 8; ++q) {
-        uint4 packed;
-        uint8_t* bytes = reinterpret_cast<uint8_t*>(&packed);
-#pragma unroll
-        for (int i = 0; i < kValuesPer16B; i += 2)
-          Traits::store_pair(bytes + i * sizeof(Out), v[q * kValuesPer16B + i],
-                             v[q * kValuesPer16B + i + 1]);
-        *reinterpret_cast<uint4*>(buffer + epilogue::swizzled_offset(thread, 16 * q)) = packed;
-      }
+      for (int q = 0; q < 8; ++q)
+        *reinterpret_cast<uint4*>(buffer + epilogue::swizzled_offset(thread, 16 * q)) =
+            epilogue::pack_16_bytes<Out>(&v[q * kValuesPer16B]);
     }
     ptx::fence_proxy_async_smem();
     ptx::named_barrier_sync(kBarrierId, 128);
