@@ -31,6 +31,10 @@ void mbarrier_arrive_cluster(uint64_t* bar, uint32_t cta_rank);
 void mbarrier_arrive_expect_tx(uint64_t* bar, uint32_t bytes);
 void mbarrier_arrive_expect_tx_cluster(uint64_t* bar, uint32_t cta_rank, uint32_t bytes);
 bool mbarrier_try_wait(uint64_t* bar, uint32_t parity);
+// try_wait until the phase of `parity` completes (true) or the wait times
+// out (false): on hardware after a time limit; here when no thread and no
+// asynchronous operation could ever complete the phase (machine.cpp).
+bool mbarrier_wait_bounded(uint64_t* bar, uint32_t parity);
 
 // bar.sync and barrier.cluster (PTX ISA 9.7.13.1, 9.7.13.2). threads == 0:
 // every thread of the CTA (bar.sync without a count).

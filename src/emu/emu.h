@@ -8,7 +8,9 @@
 // thread can run, i.e. as late as the PTX rules allow); a non-zero seed
 // interleaves threads at every primitive and completes asynchronous
 // operations at random points. Protocol violations and deadlocks stop the
-// run with a report instead of hanging or crashing.
+// run with a report instead of hanging or crashing. Time does not exist:
+// a bounded wait (mbarrier_wait_bounded) times out when nothing else could
+// ever complete it (machine.cpp, docs/emulation.md).
 #pragma once
 
 #include <cstddef>
@@ -61,6 +63,7 @@ struct RunResult {
   std::string report;      // empty when ok: the violation or deadlock
   uint64_t switches = 0;   // fiber switches, for profiling
   uint64_t async_ops = 0;  // asynchronous operations completed
+  uint64_t timeouts = 0;   // bounded mbarrier waits that timed out
 };
 
 // Runs entry(arg) on every thread of the grid; returns when every thread has

@@ -2,6 +2,7 @@
 // The virtual GPU: clusters of CTAs whose threads are fibers, a scheduler
 // that runs them on one OS thread, thread and CTA exit with their checks,
 // and the special registers (PTX ISA 10) the kernels read.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -160,6 +161,69 @@ Thread* pick(Machine& m) {
   return t;
 }
 
+// What a stuck run is doing: every resident thread's wait, every barrier's
+// and allocation's state, and the progress counters. Memory contents and
+// registers are not part of it.
+std::vector<uint64_t> state_key(const Machine& m) {
+  std::vector<uint64_t> key = {m.next_cluster, m.async_ops};
+  for (const auto& cluster : m.resident) {
+    key.insert(key.end(), {cluster->index, cluster->barrier_phase, cluster->barrier_arrived,
+                           cluster->live_threads});
+    for (const TmemPair& pair : cluster->pairs)
+      key.insert(key.end(), {pair.alloc_done, pair.dealloc_done});
+    for (const auto& cta : cluster->ctas) {
+      key.insert(key.end(), {cta->exited, cta->tmem.allocated, cta->mbarrier_inits});
+      for (const MbarrierState& b : cta->mbarriers)
+        key.insert(key.end(), {b.offset, b.phase, b.pending, uint64_t(b.tx)});
+      for (const NamedBarrier& b : cta->named) key.insert(key.end(), {b.arrived, b.generation});
+      for (const Collective& w : cta->warps) key.push_back(w.generation);
+      for (const Collective& g : cta->warpgroups) key.push_back(g.generation);
+      for (const Thread& t : cta->threads) {
+        key.insert(key.end(), {t.done, uint64_t(t.wait.kind), t.wait.a, t.wait.b, t.wait.bounded,
+                               uint64_t(t.cluster_arrived)});
+      }
+    }
+  }
+  return key;
+}
+
+// On hardware a bounded wait (ptx::mbarrier_wait_bounded) gives up after about
+// a second of polling. Time does not exist here, so the emulator gives it this
+// meaning instead: when no thread can run and no asynchronous operation is
+// pending (the state otherwise reported as a deadlock), only a time-out can
+// move the run on, so every bounded wait in it times out, all at once (returns
+// false), and the run goes on. (All at once is one of the hardware's outcomes:
+// there the wait that began first gives up first, and what its thread does next
+// might still complete another's phase.) A stuck state without a bounded wait
+// is a deadlock, and so is a stuck state in which bounded waits were already
+// timed out: the kernel retried them with nothing else changed, which would go
+// on forever. (Registers are not part of the state, so a kernel that retries a
+// fixed number of times is reported at its first retry.) Plain waits
+// (mbarrier_wait) never time out.
+bool time_out_bounded_waits(Machine& m) {
+  std::vector<Thread*> bounded;
+  for (const auto& c : m.resident)
+    for (const auto& cta : c->ctas)
+      for (Thread& t : cta->threads)
+        if (t.blocked && t.wait.bounded) bounded.push_back(&t);
+  if (bounded.empty()) return false;
+  if (!m.timed_out_states.insert(state_key(m)).second) {
+    m.stuck_again = true;
+    return false;
+  }
+  for (Thread* t : bounded) {
+    // Out of the barrier's waiter list: a later phase completion must not
+    // wake the thread in whatever it waits for by then.
+    std::vector<Thread*>& list = *t->waiting_in;
+    list.erase(std::remove(list.begin(), list.end(), t), list.end());
+    t->blocked = false;
+    t->timed_out = true;
+    m.runnable.push_back(t);
+  }
+  m.timeouts += bounded.size();
+  return true;
+}
+
 void schedule(Machine& m) {
   refill(m);
   while (!m.failed) {
@@ -187,6 +251,7 @@ void schedule(Machine& m) {
     refill(m);
     if (!m.runnable.empty()) continue;
     if (m.resident.empty()) return;  // every cluster finished
+    if (time_out_bounded_waits(m)) continue;
     m.failed = true;
     m.report = deadlock_report(m);
   }
@@ -211,9 +276,11 @@ void block(std::vector<Thread*>& waiters, WaitInfo info) {
   Thread& t = self();
   t.blocked = true;
   t.wait = info;
+  t.waiting_in = &waiters;
   waiters.push_back(&t);
   switch_to_scheduler(t);
   t.wait = {};
+  t.waiting_in = nullptr;
 }
 
 void wake_all(std::vector<Thread*>& waiters) {
@@ -285,6 +352,7 @@ RunResult run(const LaunchConfig& config, const Options& options, void (*entry)(
   result.report = m.report;
   result.switches = m.switches;
   result.async_ops = m.async_ops;
+  result.timeouts = m.timeouts;
   return result;
 }
 

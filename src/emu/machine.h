@@ -7,6 +7,7 @@
 #include <deque>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,9 @@ struct WaitInfo {
   WaitKind kind = WaitKind::None;
   const char* what = "";
   uint64_t a = 0, b = 0;
+  // A wait the hardware gives up after a time limit (the kernels'
+  // mbarrier_wait_bounded): the scheduler may time it out (machine.cpp).
+  bool bounded = false;
 };
 
 // A warp- or warpgroup-collective (.sync.aligned) rendezvous: every member
@@ -65,6 +69,10 @@ struct Thread {
   bool done = false;
   bool blocked = false;
   WaitInfo wait;
+  // The waiter list this thread is blocked in, so that a time-out can take
+  // it out again; and whether its bounded wait timed out.
+  std::vector<Thread*>* waiting_in = nullptr;
+  bool timed_out = false;
   // Cluster barrier: the phase this thread arrived in and has not waited
   // for yet (-1: none).
   int64_t cluster_arrived = -1;
@@ -133,6 +141,11 @@ struct Machine {
   std::string report;
   uint64_t switches = 0;
   uint64_t async_ops = 0;
+  uint64_t timeouts = 0;
+  // The states in which bounded waits were timed out (state_key in
+  // machine.cpp): reaching one again is a deadlock, not another time-out.
+  std::set<std::vector<uint64_t>> timed_out_states;
+  bool stuck_again = false;
 };
 
 // The machine of the run in progress on this OS thread, and the emulated
@@ -143,7 +156,9 @@ Thread* current_thread();
 // usage error and aborts.
 Thread& self();
 
-// Blocks the current thread until wake(); the caller loops on its condition.
+// Blocks the current thread until wake_all() on `waiters`, or for a bounded
+// wait (info.bounded) until the scheduler times it out (then
+// self().timed_out is set); the caller loops on its condition.
 void block(std::vector<Thread*>& waiters, WaitInfo info);
 void wake_all(std::vector<Thread*>& waiters);
 // In random mode, gives other threads a chance to run here.

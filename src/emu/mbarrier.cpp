@@ -219,29 +219,47 @@ void mbarrier_arrive_expect_tx_cluster(uint64_t* bar, uint32_t cta_rank, uint32_
   preemption_point();
 }
 
+namespace {
+
 // try_wait suspends the thread until the phase completes (or a time limit
 // passes): here, until the barrier completes any phase; then it tests again.
-bool mbarrier_try_wait(uint64_t* bar, uint32_t parity) {
+// A bounded wait (`bounded`) tests until the phase has completed or the
+// scheduler times the wait out (machine.cpp: only when nothing could ever
+// complete it).
+bool wait_parity(uint64_t* bar, uint32_t parity, bool bounded) {
   Thread& t = self();
   Cta& cta = *t.cta;
-  const char* op = "mbarrier.try_wait.parity";
+  const char* op = bounded ? "mbarrier.try_wait.parity (bounded wait)" : "mbarrier.try_wait.parity";
   const uint32_t off = barrier_offset(cta, bar, op);
   MbarrierState* b = &mbarrier_at(cta, off, cta, op);
   if (parity > 1) violation(kWaitRef, format("%s: parity %u is not 0 or 1", op, parity));
-  if ((b->phase & 1) == parity) {
+  while ((b->phase & 1) == parity) {
     const Faults& faults = machine().options.faults;
     if (cta.rank == 0 && b->phase == 0 &&
         static_cast<int>(b->init_index) == faults.skip_wait_init_index) {
       return true;
     }
-    block(b->waiters, {WaitKind::Mbarrier, op, off, parity});
-    if ((b->phase & 1) == parity) return false;
+    block(b->waiters, {WaitKind::Mbarrier, op, off, parity, bounded});
+    if (t.timed_out) {
+      t.timed_out = false;
+      preemption_point();
+      return false;
+    }
+    if (!bounded && (b->phase & 1) == parity) return false;
   }
   b->observed = static_cast<int64_t>(b->phase) - 1;
   // Orders nothing for tcgen05 until tcgen05.fence::after_thread_sync (tcgen05.h).
   t.tcgen05.fence_after_needed = true;
   preemption_point();
   return true;
+}
+
+}  // namespace
+
+bool mbarrier_try_wait(uint64_t* bar, uint32_t parity) { return wait_parity(bar, parity, false); }
+
+bool mbarrier_wait_bounded(uint64_t* bar, uint32_t parity) {
+  return wait_parity(bar, parity, true);
 }
 
 }  // namespace bwgemm::emu

@@ -70,6 +70,14 @@ void unmodelled(const char* ptx_ref, const std::string& what) {
 std::string deadlock_report(Machine& m) {
   std::string out =
       "bwgemm-emu: DEADLOCK: every thread is blocked and no asynchronous operation is pending\n";
+  if (m.stuck_again) {
+    out +=
+        "(the bounded waits below timed out before in this same state: retrying them with "
+        "nothing else changed would go on forever)\n";
+  } else if (m.timeouts != 0) {
+    out += format("(after %llu bounded waits timed out)\n",
+                  static_cast<unsigned long long>(m.timeouts));
+  }
   for (const auto& cluster : m.resident) {
     out += format("cluster %u: barrier.cluster phase %llu, %u of %u live threads arrived\n",
                   cluster->index, static_cast<unsigned long long>(cluster->barrier_phase),

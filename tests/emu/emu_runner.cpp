@@ -45,11 +45,10 @@ EmuOutcome run_sm100(const HostGemm& g, const emu::Options& options) {
     out.error = "the sm100 family does not take the case";
     return out;
   }
-  uint32_t error_flag = 0;
   emu::set_device_options(options);
-  const cudaError_t e = sm100::enqueue(p, caps, &error_flag);
+  const cudaError_t e = sm100::enqueue(p, caps, &out.error_flag);
   out.run = emu::last_run();
-  if (e != cudaSuccess || error_flag != 0) {
+  if (e != cudaSuccess || out.error_flag != 0) {
     out.error = !out.run.report.empty() ? out.run.report : "the kernel set its error flag";
     return out;
   }

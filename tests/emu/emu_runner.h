@@ -16,6 +16,7 @@ struct EmuOutcome {
   std::string error;       // why not: the launcher's refusal or the emulator's report
   std::vector<uint8_t> c;  // C after the run
   emu::RunResult run;
+  uint32_t error_flag = 0;  // the sm100 kernel's GemmParams::error_flag after the run
 };
 
 // The sm90 family (select_variant, make_launch_params, launch_persistent)

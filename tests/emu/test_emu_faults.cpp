@@ -2,8 +2,9 @@
 // The emulator must be able to fail: each kernel family runs with one
 // deliberate bug injected (emu::Faults: what the kernel would do if its code
 // had that bug) and the run must be caught, by a violation report, a
-// deadlock report or a wrong result. The same problem without the fault
-// passes first, so the failure is the fault's.
+// deadlock report, the sm100 kernel's error flag (its bounded waits time
+// out) or a wrong result; right bits with no flag are a miss. The same
+// problem without the fault passes first, so the failure is the fault's.
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -22,8 +23,8 @@ struct Fault {
   const char* name;
   Family family;
   std::function<void(emu::Faults&)> inject;
-  // A substring the report must contain; nullptr: any detection (a report or
-  // a wrong result) will do.
+  // A substring the report must contain; nullptr: any detection (a report,
+  // the error flag or a wrong result) will do.
   const char* expect;
 };
 
@@ -57,6 +58,13 @@ const std::vector<Fault>& faults() {
          f.arrival_delta = -1;
        },
        nullptr},
+      {"sm100: tmem_empty[0] expects one arrival too many (a bounded wait times out)",
+       Family::Sm100,
+       [](emu::Faults& f) {
+         f.init_index = 13;
+         f.arrival_delta = 1;
+       },
+       "error flag"},
       {"sm100: the MMA thread does not wait for full[0]", Family::Sm100,
        [](emu::Faults& f) { f.skip_wait_init_index = 0; }, "still writing"},
       {"sm100: the epilogue does not wait for tmem_full[0]", Family::Sm100,

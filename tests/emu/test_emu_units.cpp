@@ -193,6 +193,70 @@ void deadlock_report() {
   expect_report(r, "expected 2, pending 1");
 }
 
+void bounded_waits() {
+  // A phase that completes: the wait returns true and nothing times out.
+  bool completed = false;
+  emu::RunResult r = launch(1, 64, 1024, [&] {
+    const uint32_t t = ptx::thread_index();
+    if (t == 0) ptx::mbarrier_init(barrier(), 1);
+    ptx::cta_sync();
+    if (t == 32) ptx::mbarrier_arrive(barrier());
+    if (t == 0) completed = ptx::mbarrier_wait_bounded(barrier(), 0);
+  });
+  expect_ok(r);
+  CHECK(completed && r.timeouts == 0);
+  // A phase that never completes: the wait times out (false) once nothing
+  // else can happen, and the thread goes on; here its arrival on a second
+  // barrier releases a plain wait.
+  for (uint64_t seed : {0, 3}) {
+    int result = -1;
+    r = launch(
+        1, 64, 1024,
+        [&] {
+          const uint32_t t = ptx::thread_index();
+          if (t == 0) {
+            ptx::mbarrier_init(barrier(0), 2);
+            ptx::mbarrier_init(barrier(1), 1);
+          }
+          ptx::cta_sync();
+          if (t == 0) {
+            ptx::mbarrier_arrive(barrier(0));  // the second arrival never comes
+            result = ptx::mbarrier_wait_bounded(barrier(0), 0);
+            ptx::mbarrier_arrive(barrier(1));
+          }
+          if (t == 32) ptx::mbarrier_wait(barrier(1), 0);
+        },
+        seed);
+    expect_ok(r);
+    CHECK(result == 0 && r.timeouts == 1);
+  }
+  // Plain waits never time out: a stuck plain wait is a deadlock, also
+  // after the bounded waits timed out.
+  r = launch(1, 64, 1024, [] {
+    const uint32_t t = ptx::thread_index();
+    if (t == 0) ptx::mbarrier_init(barrier(), 1);
+    ptx::cta_sync();
+    if (t == 0) ptx::mbarrier_wait_bounded(barrier(), 0);
+    if (t == 32) ptx::mbarrier_wait(barrier(), 0);
+  });
+  expect_report(r, "DEADLOCK");
+  expect_report(r, "(after 1 bounded waits timed out)");
+  expect_report(r, "thread 32: mbarrier.try_wait.parity on mbarrier 0x400, parity 0");
+  CHECK(r.timeouts == 1);
+  // Retrying a timed-out wait with nothing else changing would go on
+  // forever: the second time the run is stuck in the same state it is a
+  // deadlock.
+  r = launch(1, 32, 1024, [] {
+    if (ptx::thread_index() != 0) return;
+    ptx::mbarrier_init(barrier(), 1);
+    while (!ptx::mbarrier_wait_bounded(barrier(), 0)) {
+    }
+  });
+  expect_report(r, "timed out before in this same state");
+  expect_report(r, "thread 0: mbarrier.try_wait.parity (bounded wait) on mbarrier 0x400, parity 0");
+  CHECK(r.timeouts == 1);
+}
+
 // ---- named and cluster barriers, warp collectives ------------------------------
 
 void named_barriers() {
@@ -640,6 +704,7 @@ int main() {
       {"mbarrier not initialised", mbarrier_uninitialised},
       {"remote arrive before the init is visible", mbarrier_remote_before_visible},
       {"deadlock report", deadlock_report},
+      {"bounded waits: time-out, plain waits, retries", bounded_waits},
       {"named barriers", named_barriers},
       {"cluster barrier arrive twice", cluster_barrier_twice},
       {"elect, shuffle, exited lanes", warp_collectives},

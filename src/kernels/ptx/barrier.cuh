@@ -112,9 +112,15 @@ BWGEMM_DEVICE void mbarrier_wait(Mbarrier* bar, uint32_t parity) {
 // Like mbarrier_wait, but gives up (false) after about a second of polling,
 // so that a barrier-protocol failure cannot hang the application.
 BWGEMM_DEVICE bool mbarrier_wait_bounded(Mbarrier* bar, uint32_t parity) {
+#if defined(BWGEMM_EMU)
+  // The emulator has no time: it times the wait out when nothing could
+  // ever complete the phase (docs/emulation.md).
+  return emu::mbarrier_wait_bounded(bar, parity);
+#else
   for (uint32_t spins = 0; spins < (1u << 22); ++spins)
     if (mbarrier_try_wait(bar, parity)) return true;
   return false;
+#endif
 }
 
 // bar.sync on a named barrier (ids 1..15; 0 is __syncthreads).
