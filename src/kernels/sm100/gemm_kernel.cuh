@@ -59,7 +59,12 @@ struct SharedStorage {
   BWGEMM_DEVICE uint32_t* tmem_slot() const {
     return reinterpret_cast<uint32_t*>(base + Cfg::kTmemSlotOffset);
   }
+  // Set by any epilogue thread whose bounded wait failed (see drain).
+  BWGEMM_DEVICE volatile uint32_t* epilogue_failed() const { return tmem_slot() + 1; }
 };
+
+// Named barrier of the epilogue warpgroup (0 is the CTA-wide one).
+constexpr int kEpilogueBarrier = 1;
 
 // The even CTA of the pair issues the MMAs and owns full[] and tmem_empty[].
 constexpr uint32_t kLeader = 0;
@@ -165,7 +170,6 @@ BWGEMM_DEVICE void drain_tile(const GemmParams& p, const SharedStorage<Cfg>& sme
                               const TilePlace& place, uint32_t acc_column, float alpha,
                               float beta) {
   using Out = typename Cfg::Out;
-  constexpr int kBarrierId = 1;
   constexpr int kValuesPer16B = 16 / int(sizeof(Out));
   const uint32_t thread = ptx::thread_index() - Cfg::kFirstEpilogueWarp * 32;
   const uint32_t warp_quarter = thread / 32;  // the TMEM lanes this warp may access
@@ -178,7 +182,7 @@ BWGEMM_DEVICE void drain_tile(const GemmParams& p, const SharedStorage<Cfg>& sme
     if (place.row0 >= p.rows || place.col0 + first_chunk * Cfg::kChunkCols >= p.cols) break;
     // Earlier stores (the previous group or tile) must have read the buffer.
     if (thread == 0) ptx::tma_store_wait_read<0>();
-    ptx::named_barrier_sync(kBarrierId, 128);
+    ptx::named_barrier_sync(kEpilogueBarrier, 128);
 #pragma unroll
     for (int slot = 0; slot < Cfg::kChunksPerStaging; ++slot) {
       const int chunk = first_chunk + slot;
@@ -208,7 +212,7 @@ BWGEMM_DEVICE void drain_tile(const GemmParams& p, const SharedStorage<Cfg>& sme
             epilogue::pack_16_bytes<Out>(&v[q * kValuesPer16B]);
     }
     ptx::fence_proxy_async_smem();
-    ptx::named_barrier_sync(kBarrierId, 128);
+    ptx::named_barrier_sync(kEpilogueBarrier, 128);
 #pragma unroll
     for (int slot = 0; slot < Cfg::kChunksPerStaging; ++slot) {
       const int32_t col0 = place.col0 + (first_chunk + slot) * Cfg::kChunkCols;
@@ -237,7 +241,12 @@ BWGEMM_DEVICE void drain(const GemmParams& p, const SharedStorage<Cfg>& smem, ui
     ++tile_iteration;
     const uint32_t acc_column = tmem_base + acc * Cfg::kBlockCols;
     if (k_blocks > 0) {
-      if (!wait_or_fail(smem.tmem_full(acc), acc_phase, p)) return;
+      // The warpgroup leaves together or not at all: a thread that timed out
+      // while its peers' wait succeeded would strand them at the epilogue's
+      // named barrier, which is not bounded.
+      if (!wait_or_fail(smem.tmem_full(acc), acc_phase, p)) *smem.epilogue_failed() = 1;
+      ptx::named_barrier_sync(kEpilogueBarrier, 128);
+      if (*smem.epilogue_failed() != 0) break;
       ptx::tcgen05_fence_after_sync();
       if (beta == 0.0f)
         drain_tile<Cfg, false, true>(p, smem, place, acc_column, alpha, beta);
@@ -253,7 +262,8 @@ BWGEMM_DEVICE void drain(const GemmParams& p, const SharedStorage<Cfg>& smem, ui
       drain_tile<Cfg, true, false>(p, smem, place, acc_column, alpha, beta);
     }
   }
-  // Stores must complete before the CTA (and its shared memory) goes away.
+  // Stores must complete before the CTA (and its shared memory) goes away,
+  // also on the failure path.
   if (ptx::thread_index() == Cfg::kFirstEpilogueWarp * 32) ptx::tma_store_wait<0>();
 }
 
@@ -272,6 +282,7 @@ BWGEMM_DEVICE void gemm_kernel_body(const GemmParams& p) {
       ptx::mbarrier_init(smem.tmem_full(a), 1);
       ptx::mbarrier_init(smem.tmem_empty(a), Cfg::kTmemEmptyArrivals);
     }
+    *smem.epilogue_failed() = 0;
     ptx::fence_mbarrier_init();
     if (p.depth > 0) {
       ptx::prefetch_tensor_map(&p.row_map);
