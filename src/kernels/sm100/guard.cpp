@@ -5,6 +5,7 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <cstring>
 #include <mutex>
 #include <string>
@@ -24,13 +25,15 @@ constexpr int kMaxDevices = 64;
 enum class State { kUnchecked, kHealthy, kFailed };
 
 struct DeviceState {
-  State state = State::kUnchecked;
+  // Written under g_mutex; read without it once published (release/acquire),
+  // so the steady state costs an atomic load and a read of the error flag.
+  std::atomic<State> state{State::kUnchecked};
   uint32_t* host_flag = nullptr;    // pinned, mapped: the kernels write it
   uint32_t* device_flag = nullptr;  // the same word as the kernels address it
 };
 
 DeviceState g_devices[kMaxDevices];
-std::mutex g_mutex;  // taken on a device's first launch only, and to read state
+std::mutex g_mutex;  // taken on a device's first launch and on a state change only
 
 int64_t round_up8(int64_t v) { return (v + 7) / 8 * 8; }
 
@@ -205,20 +208,25 @@ State check_device(const DeviceCaps& caps, DeviceState* dev) {
 
 GuardDecision guard_launch(const DeviceCaps& caps, cudaStream_t stream, uint32_t** error_flag) {
   if (caps.device < 0 || caps.device >= kMaxDevices) return GuardDecision::kForward;
-  std::lock_guard<std::mutex> lock(g_mutex);
   DeviceState& dev = g_devices[caps.device];
-  if (dev.state == State::kUnchecked) {
+  State state = dev.state.load(std::memory_order_acquire);
+  if (state == State::kUnchecked) {
     // The check allocates and synchronizes: never inside a stream capture.
     cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
     if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess ||
         capture != cudaStreamCaptureStatusNone)
       return GuardDecision::kForward;
-    dev.state = check_device(caps, &dev);
-    if (dev.state == State::kFailed) disable_path(BWGEMM_PATH_SM100, "the self-check failed");
+    std::lock_guard<std::mutex> lock(g_mutex);
+    state = dev.state.load(std::memory_order_relaxed);
+    if (state == State::kUnchecked) {
+      state = check_device(caps, &dev);
+      if (state == State::kFailed) disable_path(BWGEMM_PATH_SM100, "the self-check failed");
+      dev.state.store(state, std::memory_order_release);
+    }
   }
-  if (dev.state == State::kFailed) return GuardDecision::kFailed;
+  if (state == State::kFailed) return GuardDecision::kFailed;
   if (*static_cast<volatile uint32_t*>(dev.host_flag) != 0) {
-    dev.state = State::kFailed;
+    dev.state.store(State::kFailed, std::memory_order_release);
     disable_path(BWGEMM_PATH_SM100, "a kernel reported a barrier-protocol failure");
     return GuardDecision::kProtocolFailure;
   }
