@@ -59,7 +59,8 @@ extern "C" {
   XX(TOO_LARGE, 12, "sizes or strides exceed what the kernel can address")                 \
   XX(HANDLE_QUERY_FAILED, 13, "could not read the handle's stream or pointer mode")        \
   XX(LAUNCH_FAILED, 14, "the kernel launch failed")                                        \
-  XX(FORCED_CUBLAS, 15, "the thread's policy forces cuBLAS")
+  XX(FORCED_CUBLAS, 15, "the thread's or the process's policy forces cuBLAS")              \
+  XX(SELF_CHECK_PENDING, 16, "the kernel family's first-use self-check has not run yet")
 
 typedef enum bwgemmReason {
 #define BWGEMM_REASON_ENUM_(name, value, message) BWGEMM_REASON_##name = value,
@@ -123,8 +124,9 @@ BWGEMM_API const char* bwgemmGetReasonString(bwgemmReason_t reason);
 
 /*! bwgemmSetThreadPolicy() :
  *  Sets how GEMM calls made by the calling thread are dispatched, from now on
- *  (the default is BWGEMM_POLICY_AUTO). BWGEMM_DISABLE=1 in the environment
- *  overrides it. Meant for benchmarks and tests that compare paths.
+ *  (the default is BWGEMM_POLICY_AUTO). A policy other than AUTO overrides
+ *  BWGEMM_POLICY in the environment; BWGEMM_DISABLE=1 overrides both.
+ *  Meant for benchmarks and tests that compare paths.
  *  @return CUBLAS_STATUS_SUCCESS, or CUBLAS_STATUS_INVALID_VALUE for an
  *          unknown policy.
  *  Added in 0.1.0. */

@@ -77,27 +77,6 @@ bool stride_in_range(int64_t elements, DType t) {
 
 }  // namespace
 
-const char* entry_point_name(EntryPoint entry) {
-  switch (entry) {
-    case EntryPoint::GemmEx: return "cublasGemmEx";
-    case EntryPoint::GemmEx_64: return "cublasGemmEx_64";
-    case EntryPoint::GemmStridedBatchedEx: return "cublasGemmStridedBatchedEx";
-    case EntryPoint::GemmStridedBatchedEx_64: return "cublasGemmStridedBatchedEx_64";
-    case EntryPoint::GemmBatchedEx: return "cublasGemmBatchedEx";
-    case EntryPoint::GemmBatchedEx_64: return "cublasGemmBatchedEx_64";
-  }
-  return "?";
-}
-
-const char* dtype_name(DType t) {
-  switch (t) {
-    case DType::F16: return "f16";
-    case DType::BF16: return "bf16";
-    case DType::F32: return "f32";
-  }
-  return "?";
-}
-
 bwgemmReason_t classify_call(const RawCall& c) {
   // cuBLAS checks the handle before anything else.
   if (c.handle == nullptr) return BWGEMM_REASON_NULL_HANDLE;

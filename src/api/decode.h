@@ -3,9 +3,9 @@
 // type support, and the translation of a RawCall into a GemmProblem.
 #pragma once
 
-#include "api/raw_call.h"
 #include "bwgemm/bwgemm.h"
-#include "dispatch/problem.h"
+#include "core/problem.h"
+#include "core/raw_call.h"
 
 namespace bwgemm {
 

@@ -2,18 +2,17 @@
 #include "api/gemm_entry.h"
 
 #include "api/decode.h"
+#include "core/device_caps.h"
+#include "core/env_config.h"
 #include "dispatch/decision_log.h"
-#include "dispatch/device_caps.h"
-#include "dispatch/env_config.h"
-#include "dispatch/log.h"
+#include "dispatch/launch.h"
 #include "dispatch/path_switch.h"
 #include "dispatch/plan.h"
+#include "dispatch/policy.h"
 #include "forward/real_cublas.h"
 
 namespace bwgemm {
 namespace {
-
-thread_local bwgemmPolicy_t t_policy = BWGEMM_POLICY_AUTO;
 
 struct Prepared {
   GemmProblem problem;
@@ -24,10 +23,11 @@ struct Prepared {
 // Everything before the launch. Any reason other than KERNEL_SELECTED sends
 // the call to cuBLAS unchanged.
 bwgemmReason_t prepare(const RawCall& call, Prepared* out) {
-  if (env_config().disable) return BWGEMM_REASON_DISABLED_BY_ENV;
+  const Policy policy = resolve_policy(env_config(), thread_policy());
+  if (policy.reason == BWGEMM_REASON_DISABLED_BY_ENV) return policy.reason;
   bwgemmReason_t reason = classify_call(call);
   if (reason != BWGEMM_REASON_KERNEL_SELECTED) return reason;
-  if (t_policy == BWGEMM_POLICY_FORCE_CUBLAS) return BWGEMM_REASON_FORCED_CUBLAS;
+  if (policy.mode == BWGEMM_POLICY_FORCE_CUBLAS) return policy.reason;
 
   const RealCublas* real = real_cublas();
   cublasPointerMode_t mode;
@@ -40,8 +40,8 @@ bwgemmReason_t prepare(const RawCall& call, Prepared* out) {
   reason = check_layout(out->problem);
   if (reason != BWGEMM_REASON_KERNEL_SELECTED) return reason;
   if (!current_device_caps(&out->caps)) return BWGEMM_REASON_DEVICE_QUERY_FAILED;
-  out->plan =
-      plan_gemm(out->problem, out->caps, t_policy, registered_kernel_families(), disabled_paths());
+  out->plan = plan_gemm(out->problem, out->caps, policy.mode, registered_kernel_families(),
+                        disabled_paths());
   return out->plan.reason;
 }
 
@@ -52,27 +52,23 @@ cublasStatus_t run_gemm(const RawCall& call) {
   bwgemmReason_t reason = prepare(call, &prepared);
   if (reason == BWGEMM_REASON_KERNEL_SELECTED) {
     const KernelFamily& family = *prepared.plan.family;
-    const cudaError_t err = family.launch(prepared.problem, prepared.caps, prepared.plan.config);
-    if (err == cudaSuccess) {
-      record_decision(call, family.path, reason, family.config_name(prepared.plan.config));
-      return CUBLAS_STATUS_SUCCESS;
+    const LaunchResult launched = launch_planned(prepared.plan, prepared.problem, prepared.caps);
+    switch (launched.status) {
+      case LaunchStatus::kEnqueued:
+        record_decision(call, family.path, launched.reason,
+                        family.config_name(prepared.plan.config));
+        return CUBLAS_STATUS_SUCCESS;
+      // Reported late, as CUDA reports asynchronous errors; the family is
+      // switched off by now.
+      case LaunchStatus::kEarlierFailure:
+        record_decision(call, family.path, launched.reason, "");
+        return CUBLAS_STATUS_EXECUTION_FAILED;
+      // Nothing was enqueued, so cuBLAS can still compute the call.
+      case LaunchStatus::kForward: reason = launched.reason; break;
     }
-    // An earlier launch of this family failed on the device (the family is now
-    // switched off): report it, as CUDA reports asynchronous errors late.
-    if (err == cudaErrorLaunchFailure) {
-      record_decision(call, family.path, BWGEMM_REASON_LAUNCH_FAILED, "");
-      return CUBLAS_STATUS_EXECUTION_FAILED;
-    }
-    // Nothing was enqueued, so cuBLAS can still compute the call.
-    log_warning("%s kernel launch failed (CUDA error %d); forwarding to cuBLAS", family.name,
-                static_cast<int>(err));
-    reason = BWGEMM_REASON_LAUNCH_FAILED;
   }
   record_decision(call, BWGEMM_PATH_CUBLAS, reason, "");
   return forward_call(call);
 }
-
-bwgemmPolicy_t thread_policy() { return t_policy; }
-void set_thread_policy(bwgemmPolicy_t policy) { t_policy = policy; }
 
 }  // namespace bwgemm

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The exported bwgemm* queries: version, last dispatch, policy, strings.
-#include "api/gemm_entry.h"
 #include "bwgemm/bwgemm.h"
+#include "core/names.h"
 #include "dispatch/decision_log.h"
+#include "dispatch/policy.h"
 
 extern "C" {
 

@@ -3,7 +3,7 @@
 // the bwgemm* functions share these, so both decode identically.
 #pragma once
 
-#include "api/raw_call.h"
+#include "core/raw_call.h"
 
 namespace bwgemm {
 

@@ -6,8 +6,9 @@
 #include <cstring>
 #include <mutex>
 
-#include "dispatch/env_config.h"
-#include "dispatch/log.h"
+#include "core/env_config.h"
+#include "core/log.h"
+#include "core/names.h"
 
 namespace bwgemm {
 namespace {
@@ -53,16 +54,6 @@ bool first_time(uint64_t key) {
   return true;
 }
 
-const char* path_name(bwgemmPath_t p) {
-  switch (p) {
-    case BWGEMM_PATH_NONE: return "none";
-    case BWGEMM_PATH_CUBLAS: return "cublas";
-    case BWGEMM_PATH_SM90: return "sm90";
-    case BWGEMM_PATH_SM100: return "sm100";
-  }
-  return "?";
-}
-
 void log_decision(const RawCall& c, const Decision& d) {
   log_line("%s transa=%d transb=%d m=%" PRId64 " n=%" PRId64 " k=%" PRId64
            " Atype=%d Btype=%d Ctype=%d lda=%" PRId64 " ldb=%" PRId64 " ldc=%" PRId64
@@ -90,26 +81,6 @@ void last_decision(bwgemmDispatchInfo_t* info) {
   info->reason_name = reason_name(t_last.reason);
   info->reason_message = reason_message(t_last.reason);
   info->kernel = t_last.kernel;
-}
-
-const char* reason_name(bwgemmReason_t reason) {
-  switch (reason) {
-#define BWGEMM_REASON_NAME_(name, value, message) \
-  case BWGEMM_REASON_##name: return #name;
-    BWGEMM_REASON_MAP(BWGEMM_REASON_NAME_)
-#undef BWGEMM_REASON_NAME_
-  }
-  return "UNKNOWN";
-}
-
-const char* reason_message(bwgemmReason_t reason) {
-  switch (reason) {
-#define BWGEMM_REASON_MESSAGE_(name, value, message) \
-  case BWGEMM_REASON_##name: return message;
-    BWGEMM_REASON_MAP(BWGEMM_REASON_MESSAGE_)
-#undef BWGEMM_REASON_MESSAGE_
-  }
-  return "unknown reason";
 }
 
 void decision_log_reset() {

@@ -3,8 +3,9 @@
 
 #include <atomic>
 
-#include "dispatch/env_config.h"
-#include "dispatch/log.h"
+#include "core/env_config.h"
+#include "core/log.h"
+#include "core/names.h"
 
 namespace bwgemm {
 namespace {
@@ -24,8 +25,8 @@ DisabledPaths disabled_paths() {
 void disable_path(bwgemmPath_t path, const char* why) {
   const DisabledPaths bit = 1u << path;
   if ((g_runtime_disabled.fetch_or(bit) & bit) == 0)
-    log_warning("kernel path %d switched off for this process: %s; calls go to cuBLAS",
-                static_cast<int>(path), why);
+    log_warning("%s kernels switched off for this process: %s; calls go to cuBLAS", path_name(path),
+                why);
 }
 
 void path_switch_reset() { g_runtime_disabled.store(0); }

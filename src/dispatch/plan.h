@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "bwgemm/bwgemm.h"
-#include "dispatch/kernel_family.h"
+#include "dispatch/registry.h"
 
 namespace bwgemm {
 

@@ -6,8 +6,8 @@
 
 #include <atomic>
 
-#include "dispatch/env_config.h"
-#include "dispatch/log.h"
+#include "core/env_config.h"
+#include "core/log.h"
 
 #define BWGEMM_STR_(x) #x
 #define BWGEMM_STR(x) BWGEMM_STR_(x)

@@ -4,7 +4,7 @@
 
 #include <cublas_api.h>
 
-#include "api/raw_call.h"
+#include "core/raw_call.h"
 
 namespace bwgemm {
 

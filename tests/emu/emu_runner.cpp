@@ -1,59 +1,54 @@
 // SPDX-License-Identifier: MIT
 #include "emu_runner.h"
 
-#include "dispatch/kernel_family.h"
-#include "kernels/common/launch_params.h"
-#include "kernels/sm100/launch.h"
-#include "kernels/sm100/selection.h"
-#include "kernels/sm100/variants.h"
+#include "kernels/kernel_family.h"
 
 namespace bwgemm {
 namespace sm90 {
 extern const KernelFamily kFamily;
 }
+namespace sm100 {
+extern const KernelFamily kFamily;
+}
 
 namespace emu_test {
+namespace {
 
-EmuOutcome run_sm90(const HostGemm& g, const emu::Options& options) {
+// The family's own launcher on the virtual GPU (the emulation build's
+// launch_persistent), with the error flag the guard would pass.
+EmuOutcome run_family(const KernelFamily& family, const HostGemm& g, const DeviceCaps& caps,
+                      const emu::Options& options) {
   EmuOutcome out;
   out.c = g.c_initial;
   const float alpha = g.c.alpha, beta = g.c.beta;
   const GemmProblem p = g.problem(g.a.data(), g.b.data(), out.c.data(), &alpha, &beta);
-  const DeviceCaps caps{0, 9, 0, int(options.sm_count), 232448};
-  if (sm90::kFamily.supports(p, caps) != BWGEMM_REASON_KERNEL_SELECTED) {
-    out.error = "the sm90 family does not take the case";
+  if (family.supports(p, caps) != BWGEMM_REASON_KERNEL_SELECTED) {
+    out.error = std::string("the ") + family.name + " family does not take the case";
     return out;
   }
   emu::set_device_options(options);
-  const cudaError_t e = sm90::kFamily.launch(p, caps, 0);
+  const LaunchResult launched =
+      family.launch(p, caps, family.choose_config(p, caps, true), &out.error_flag);
   out.run = emu::last_run();
-  if (e != cudaSuccess) {
-    out.error = out.run.report.empty() ? "the launcher refused the case" : out.run.report;
+  if (launched.status != LaunchStatus::kEnqueued || out.error_flag != 0) {
+    out.error = !out.run.report.empty()                      ? out.run.report
+                : launched.status != LaunchStatus::kEnqueued ? "the launcher refused the case"
+                                                             : "the kernel set its error flag";
     return out;
   }
   out.launched = true;
   return out;
 }
 
+}  // namespace
+
+EmuOutcome run_sm90(const HostGemm& g, const emu::Options& options) {
+  return run_family(sm90::kFamily, g, DeviceCaps{0, 9, 0, int(options.sm_count), 232448}, options);
+}
+
 EmuOutcome run_sm100(const HostGemm& g, const emu::Options& options) {
-  EmuOutcome out;
-  out.c = g.c_initial;
-  const float alpha = g.c.alpha, beta = g.c.beta;
-  const GemmProblem p = g.problem(g.a.data(), g.b.data(), out.c.data(), &alpha, &beta);
-  const DeviceCaps caps{0, 10, 0, int(options.sm_count), 232448};
-  if (sm100::supports(p, caps) != BWGEMM_REASON_KERNEL_SELECTED) {
-    out.error = "the sm100 family does not take the case";
-    return out;
-  }
-  emu::set_device_options(options);
-  const cudaError_t e = sm100::enqueue(p, caps, &out.error_flag);
-  out.run = emu::last_run();
-  if (e != cudaSuccess || out.error_flag != 0) {
-    out.error = !out.run.report.empty() ? out.run.report : "the kernel set its error flag";
-    return out;
-  }
-  out.launched = true;
-  return out;
+  return run_family(sm100::kFamily, g, DeviceCaps{0, 10, 0, int(options.sm_count), 232448},
+                    options);
 }
 
 }  // namespace emu_test

@@ -19,13 +19,11 @@ struct EmuOutcome {
   uint32_t error_flag = 0;  // the sm100 kernel's GemmParams::error_flag after the run
 };
 
-// The sm90 family (select_variant, make_launch_params, launch_persistent)
-// on a virtual H100/H200-like device with options.sm_count SMs.
+// A family's own launcher (kFamily.launch: kernel view, variant, parameters,
+// launch_persistent) on a virtual device with options.sm_count SMs: sm90 on
+// an H100/H200-like one, sm100 on a B200-like one, with the error flag that
+// dispatch's guard would pass.
 EmuOutcome run_sm90(const HostGemm& g, const emu::Options& options);
-
-// The sm100 family on a virtual B200-like device: what its enqueue() does
-// (sm100/family.cpp, not linked here: its guard needs the CUDA runtime) with
-// the family's variant selection, tile shape and parameter builder.
 EmuOutcome run_sm100(const HostGemm& g, const emu::Options& options);
 
 }  // namespace bwgemm::emu_test

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "dispatch/problem.h"
+#include "core/problem.h"
 
 namespace bwgemm::emu_test {
 

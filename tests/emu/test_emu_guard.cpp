@@ -9,8 +9,8 @@
 //     nothing in flight). A correct run leaves the flag at 0 and times
 //     nothing out.
 //  2. The self-check (run_self_check, the code the guard runs on a GPU's
-//     first use) over an emulator backend that mirrors guard.cpp's GPU
-//     backend: it passes for the correct kernel and fails for each injected
+//     first use) over an emulator backend that mirrors the GPU backend of
+//     dispatch/family_guard.cpp: it passes for the correct kernel and fails for each injected
 //     fault, and a wrong value in the kernel's result fails its comparison.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -23,12 +23,16 @@
 #include <string>
 #include <vector>
 
+#include "dispatch/self_check.h"
 #include "emu_runner.h"
-#include "kernels/sm100/launch.h"
-#include "kernels/sm100/self_check.h"
+#include "kernels/kernel_family.h"
 
 using namespace bwgemm;
 using namespace bwgemm::emu_test;
+
+namespace bwgemm::sm100 {
+extern const KernelFamily kFamily;
+}
 
 namespace {
 
@@ -107,7 +111,7 @@ void bounded_waits() {
 
 int64_t round_up8(int64_t v) { return (v + 7) / 8 * 8; }
 
-// guard.cpp's operand values: -2..2 from the position, exact in fp16 and
+// dispatch/family_guard.cpp's operand values: -2..2 from the position, exact in fp16 and
 // bf16, and every sum of products (k <= 264) exact in fp32.
 float operand_value(int64_t i, int64_t j, int salt) {
   return float(int((i * 7 + j * 13 + salt) % 5) - 2);
@@ -148,21 +152,21 @@ float rounded(DType t, double v) {
   return decode(t, reinterpret_cast<const uint8_t*>(&bits));
 }
 
-// Runs the self-check cases as guard.cpp's GPU backend does, with the
+// Runs the self-check cases as dispatch/family_guard.cpp's GPU backend does, with the
 // virtual GPU for the device and an fp64 product on the host for cuBLAS.
 class EmuBackend {
  public:
   explicit EmuBackend(const emu::Options& options) : options_(options) {}
 
-  sm100::SelfCheckBackend backend() { return {this, run_kernel, run_reference}; }
+  SelfCheckBackend backend() { return {this, run_kernel, run_reference}; }
   // What the last kernel run ended with, for the log.
   const std::string& outcome() const { return outcome_; }
 
-  static bool run_kernel(void* self, const sm100::SelfCheckCase& c, float* out) {
+  static bool run_kernel(void* self, const SelfCheckCase& c, float* out) {
     return static_cast<EmuBackend*>(self)->kernel(c, out);
   }
 
-  static bool run_reference(void*, const sm100::SelfCheckCase& c, float* out) {
+  static bool run_reference(void*, const SelfCheckCase& c, float* out) {
     for (int64_t j = 0; j < c.n; ++j) {
       for (int64_t i = 0; i < c.m; ++i) {
         double sum = 0;
@@ -186,7 +190,7 @@ class EmuBackend {
     return v;
   }
 
-  bool kernel(const sm100::SelfCheckCase& c, float* out) {
+  bool kernel(const SelfCheckCase& c, float* out) {
     const int64_t rows_a = c.trans_a ? c.k : c.m, cols_a = c.trans_a ? c.m : c.k;
     const int64_t rows_b = c.trans_b ? c.n : c.k, cols_b = c.trans_b ? c.k : c.n;
     const int64_t lda = round_up8(rows_a), ldb = round_up8(rows_b), ldc = round_up8(c.m);
@@ -214,19 +218,20 @@ class EmuBackend {
     const DeviceCaps caps{0, 10, 0, int(options_.sm_count), 232448};
     uint32_t error_flag = 0;
     emu::set_device_options(options_);
-    const cudaError_t e = sm100::enqueue(p, caps, &error_flag);
+    const bool enqueued =
+        sm100::kFamily.launch(p, caps, 0, &error_flag).status == LaunchStatus::kEnqueued;
     const emu::RunResult& run = emu::last_run();
-    outcome_ = !run.ok            ? headline(run.report)
-               : error_flag != 0  ? "error flag set"
-               : e != cudaSuccess ? "enqueue failed"
-                                  : "ran cleanly";
+    outcome_ = !run.ok           ? headline(run.report)
+               : error_flag != 0 ? "error flag set"
+               : !enqueued       ? "enqueue failed"
+                                 : "ran cleanly";
     if (run.ok && error_flag != 0) {
       outcome_ += ", " + std::to_string(run.timeouts) + " bounded waits timed out";
     }
     for (int64_t j = 0; j < c.n; ++j)
       for (int64_t i = 0; i < c.m; ++i)
         out[i + j * c.m] = decode(c.out, &d[size_t(i + j * ldc) * dtype_size(c.out)]);
-    return e == cudaSuccess && run.ok && error_flag == 0;
+    return enqueued && run.ok && error_flag == 0;
   }
 
   emu::Options options_;
@@ -238,8 +243,8 @@ void self_check() {
   const auto t0 = std::chrono::steady_clock::now();
   EmuBackend clean(emu::Options{});
   std::string failure;
-  if (!sm100::run_self_check(clean.backend(), &failure)) fail("it failed: " + failure);
-  std::printf("  %d cases passed (%.1f s)\n", sm100::self_check_case_count(), seconds_since(t0));
+  if (!run_self_check(clean.backend(), &failure)) fail("it failed: " + failure);
+  std::printf("  %d cases passed (%.1f s)\n", self_check_case_count(), seconds_since(t0));
 
   emu::Options lane, swizzle, arrivals;
   lane.faults.tmem_ld_lane_offset = 32;
@@ -257,7 +262,7 @@ void self_check() {
     std::printf("self-check, %s\n", f.name);
     EmuBackend broken(f.options);
     failure.clear();
-    const bool passed = sm100::run_self_check(broken.backend(), &failure);
+    const bool passed = run_self_check(broken.backend(), &failure);
     std::printf("  kernel: %s\n  self-check: %s\n", broken.outcome().c_str(),
                 passed ? "passed" : failure.c_str());
     if (passed) fail("the self-check passed");
@@ -267,19 +272,19 @@ void self_check() {
   // The comparison itself: the correct kernel's result with one element
   // moved by a tenth of the largest magnitude, above every type's tolerance.
   std::printf("self-check, one wrong element in the kernel's result\n");
-  const sm100::SelfCheckBackend wrong = {&clean,
-                                         [](void* self, const sm100::SelfCheckCase& c, float* out) {
-                                           if (!EmuBackend::run_kernel(self, c, out)) return false;
-                                           const size_t elements = size_t(c.m) * size_t(c.n);
-                                           float largest = 0;
-                                           for (size_t e = 0; e < elements; ++e)
-                                             largest = std::fmax(largest, std::fabs(out[e]));
-                                           out[elements / 2] += 0.1f * largest;
-                                           return true;
-                                         },
-                                         EmuBackend::run_reference};
+  const SelfCheckBackend wrong = {&clean,
+                                  [](void* self, const SelfCheckCase& c, float* out) {
+                                    if (!EmuBackend::run_kernel(self, c, out)) return false;
+                                    const size_t elements = size_t(c.m) * size_t(c.n);
+                                    float largest = 0;
+                                    for (size_t e = 0; e < elements; ++e)
+                                      largest = std::fmax(largest, std::fabs(out[e]));
+                                    out[elements / 2] += 0.1f * largest;
+                                    return true;
+                                  },
+                                  EmuBackend::run_reference};
   failure.clear();
-  const bool passed = sm100::run_self_check(wrong, &failure);
+  const bool passed = run_self_check(wrong, &failure);
   std::printf("  self-check: %s\n", passed ? "passed" : failure.c_str());
   if (passed || failure.find("max error") == std::string::npos) fail("the comparison missed it");
 }

@@ -38,7 +38,13 @@ KernelView to_kernel_view(const GemmProblem& p) {
   v.out = p.c;
   v.out_ld = p.ldc;
   v.out_stride = p.batch > 1 ? p.stride_c : 0;
+  v.alpha = p.alpha;
+  v.beta = p.beta;
   return v;
+}
+
+VariantKey variant_key(const KernelView& v) {
+  return {v.ab_type, v.out_type, v.row_operand.mn_major, v.col_operand.mn_major};
 }
 
 TmaMapSpec operand_tma_spec(const OperandView& op, DType type, int64_t mn_extent, int64_t depth,

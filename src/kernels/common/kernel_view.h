@@ -13,7 +13,7 @@
 
 #include <cstdint>
 
-#include "dispatch/problem.h"
+#include "core/problem.h"
 
 namespace bwgemm {
 
@@ -31,9 +31,19 @@ struct KernelView {
   OperandView col_operand;  // op(A)^T: depth x cols
   void* out;                // D, which is C
   int64_t out_ld, out_stride;
+  Scalar alpha, beta;
 };
 
+// The only place cuBLAS's transposes become operand majorness: launchers
+// compute the view once per call and derive everything else from it.
 KernelView to_kernel_view(const GemmProblem& p);
+
+// Which compiled instantiation of a family runs a view.
+struct VariantKey {
+  DType ab_type, out_type;
+  bool row_mn, col_mn;  // the operands' majorness (OperandView::mn_major)
+};
+VariantKey variant_key(const KernelView& v);
 
 // The arguments of cuTensorMapEncodeTiled for a 3-D (dim 2 = batch) map.
 struct TmaMapSpec {

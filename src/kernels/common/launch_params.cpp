@@ -17,8 +17,7 @@ LaunchMaps launch_map_specs(const KernelView& v, const TileShape& s) {
   return maps;
 }
 
-GemmParams launch_params_without_maps(const GemmProblem& p, const TileShape& s) {
-  const KernelView v = to_kernel_view(p);
+GemmParams launch_params_without_maps(const KernelView& v, const TileShape& s) {
   GemmParams g{};
   g.scheduler = make_tile_scheduler(v.rows, v.cols, v.batch, s.cluster_size * s.block_rows,
                                     s.block_cols, s.group);
@@ -32,15 +31,14 @@ GemmParams launch_params_without_maps(const GemmProblem& p, const TileShape& s) 
   g.out = v.out;
   g.out_ld = v.out_ld;
   g.out_stride = v.out_stride;
-  g.alpha = {p.alpha.on_device ? 0.0f : p.alpha.value,
-             p.alpha.on_device ? p.alpha.device : nullptr};
-  g.beta = {p.beta.on_device ? 0.0f : p.beta.value, p.beta.on_device ? p.beta.device : nullptr};
+  g.alpha = {v.alpha.on_device ? 0.0f : v.alpha.value,
+             v.alpha.on_device ? v.alpha.device : nullptr};
+  g.beta = {v.beta.on_device ? 0.0f : v.beta.value, v.beta.on_device ? v.beta.device : nullptr};
   return g;
 }
 
-bool make_launch_params(const GemmProblem& p, const TileShape& s, GemmParams* out) {
-  *out = launch_params_without_maps(p, s);
-  const KernelView v = to_kernel_view(p);
+bool make_launch_params(const KernelView& v, const TileShape& s, GemmParams* out) {
+  *out = launch_params_without_maps(v, s);
   const LaunchMaps maps = launch_map_specs(v, s);
   // With k == 0 no operand is ever loaded (and a map cannot have a 0 extent):
   // the operand maps stay zero and unused.

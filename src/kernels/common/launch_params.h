@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
-// Host side of a launch: GemmParams from a problem, for a family's tile shape.
+// Host side of a launch: GemmParams from a kernel view, for a family's tile
+// shape.
 #pragma once
 
-#include "dispatch/problem.h"
 #include "kernels/common/gemm_params.h"
 #include "kernels/common/kernel_view.h"
 
 namespace bwgemm {
 
-// What the parameter builder needs to know of a kernel configuration.
+// What the parameter builder needs to know of a kernel configuration; a
+// family fills every field for the output type.
 struct TileShape {
   int cluster_size;
   int block_rows, block_cols, block_k;  // per CTA, block_cols shared by the cluster
@@ -24,9 +25,9 @@ struct LaunchMaps {
 LaunchMaps launch_map_specs(const KernelView& v, const TileShape& shape);
 
 // Fills everything but the encoded maps (exposed for unit tests).
-GemmParams launch_params_without_maps(const GemmProblem& p, const TileShape& shape);
+GemmParams launch_params_without_maps(const KernelView& v, const TileShape& shape);
 
 // The whole parameter block. False when the driver rejects a map.
-bool make_launch_params(const GemmProblem& p, const TileShape& shape, GemmParams* out);
+bool make_launch_params(const KernelView& v, const TileShape& shape, GemmParams* out);
 
 }  // namespace bwgemm

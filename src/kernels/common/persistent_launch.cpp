@@ -9,7 +9,6 @@
 namespace bwgemm {
 namespace {
 
-constexpr int kMaxDevices = 64;
 std::atomic<int> g_max_clusters[kMaxDevices][kMaxKernelVariants];
 
 cudaLaunchConfig_t launch_config(const KernelVariant& v, unsigned clusters,

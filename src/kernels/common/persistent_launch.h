@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "dispatch/device_caps.h"
+#include "core/device_caps.h"
 #include "kernels/common/gemm_params.h"
 
 namespace bwgemm {

@@ -18,6 +18,4 @@ bwgemmReason_t supports(const GemmProblem&, const DeviceCaps& caps) {
 
 int choose_config(const GemmProblem&, const DeviceCaps&, bool) { return 0; }
 
-const char* config_name(int) { return "sm100_256x256x64_6stage_2cta_tmem2"; }
-
 }  // namespace bwgemm::sm100

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "bwgemm/bwgemm.h"
-#include "dispatch/device_caps.h"
-#include "dispatch/problem.h"
+#include "core/device_caps.h"
+#include "core/problem.h"
 
 namespace bwgemm::sm100 {
 
@@ -16,10 +16,8 @@ bool runs_on(const DeviceCaps& caps);
 bwgemmReason_t supports(const GemmProblem& p, const DeviceCaps& caps);
 
 // The family is the reason bwgemm exists on sm_100: under AUTO it takes every
-// call it supports (the run-time self-check guards it). Nothing is measured
-// on sm_100 yet, so there is no shape table.
+// call it supports (dispatch's guard checks it first). Nothing is measured
+// on sm_100 yet, so there is no shape table: always configuration 0.
 int choose_config(const GemmProblem& p, const DeviceCaps& caps, bool forced);
-
-const char* config_name(int config);
 
 }  // namespace bwgemm::sm100

@@ -24,10 +24,11 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 struct Family {
   template <class AB, class Out, bool kRowMN, bool kColMN>
   using Config = sm100::Config<AB, Out, kRowMN, kColMN>;
+  static constexpr int kFirstVariantIndex = sm100::kFirstVariantIndex;
 
   template <class Cfg>
-  static KernelVariant variant(int index) {
-    return {gemm_kernel<Cfg>, Cfg::kSmemBytes, Cfg::kThreads, Cfg::kClusterSize, index};
+  static KernelEntry entry() {
+    return gemm_kernel<Cfg>;
   }
 };
 

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
-// sm100 kernel instantiations: __nv_bfloat16 operands, float output.
+// sm100 kernel instantiations: __nv_bfloat16 operands, float output (one translation unit
+// per type pair, so nvcc builds them in parallel).
 #include "kernels/sm100/variants.cuh"
 
 namespace bwgemm::sm100 {
 
-const KernelVariant& variants_bf16_f32(bool row_mn, bool col_mn) {
-  return VariantQuad<Family, __nv_bfloat16, float>::get(row_mn, col_mn, kFirstVariantIndex + 12);
-}
+BWGEMM_DEFINE_VARIANTS(Family, bf16_f32, __nv_bfloat16, float)
 
 }  // namespace bwgemm::sm100

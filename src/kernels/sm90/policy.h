@@ -4,8 +4,8 @@
 // the rule and the measurements beside it).
 #pragma once
 
-#include "dispatch/device_caps.h"
-#include "dispatch/problem.h"
+#include "core/device_caps.h"
+#include "core/problem.h"
 
 namespace bwgemm::sm90 {
 

@@ -1,25 +1,31 @@
 // SPDX-License-Identifier: MIT
-// The compiled instantiations of the sm90 kernel, one per (types, operand
-// majorness), and what the launcher needs to know of each.
+// The compiled instantiations of the sm90 kernel, one per variant key (types,
+// operand majorness), and the configurations the family offers.
 #pragma once
 
-#include <cstdint>
-
-#include "dispatch/problem.h"
+#include "kernels/common/kernel_view.h"
 #include "kernels/common/launch_params.h"
 #include "kernels/common/persistent_launch.h"
+#include "kernels/common/variant_select.h"
 
 namespace bwgemm::sm90 {
 
-using Variant = KernelVariant;
+// Where this family's variants start among all families' (KernelVariant::index).
+constexpr int kFirstVariantIndex = 0;
 
-// Variant indices 0..15 (see KernelVariant::index).
-constexpr int kVariantCount = 16;
+// One per row of BWGEMM_FOR_EACH_TYPE_PAIR, defined in variants_<name>.cu
+// (or by the emulation build).
+#define BWGEMM_DECLARE_VARIANTS_(name, AB, Out) \
+  const KernelVariant& variants_##name(bool row_mn, bool col_mn);
+BWGEMM_FOR_EACH_TYPE_PAIR(BWGEMM_DECLARE_VARIANTS_)
+#undef BWGEMM_DECLARE_VARIANTS_
 
-// The instantiation for these types and operand majorness (kernel view).
-const Variant& select_variant(DType ab, DType out, bool row_mn, bool col_mn);
+const KernelVariant& select_variant(const VariantKey& key);
 
-// The tile shape every variant shares (for the parameter builder).
-TileShape tile_shape();
+// The family's configurations, by the index KernelFamily::choose_config
+// returns: a name and the tile shape of each (for an output type).
+constexpr int kConfigCount = 1;
+const char* config_name(int config);
+TileShape tile_shape(int config, DType out_type);
 
 }  // namespace bwgemm::sm90

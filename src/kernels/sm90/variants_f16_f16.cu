@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
-// sm90 kernel instantiations: __half operands, __half output.
+// sm90 kernel instantiations: __half operands, __half output (one translation unit
+// per type pair, so nvcc builds them in parallel).
 #include "kernels/sm90/variants.cuh"
 
 namespace bwgemm::sm90 {
 
-const Variant& variants_f16_f16(bool row_mn, bool col_mn) {
-  return VariantQuad<Family, __half, __half>::get(row_mn, col_mn, 0);
-}
+BWGEMM_DEFINE_VARIANTS(Family, f16_f16, __half, __half)
 
 }  // namespace bwgemm::sm90

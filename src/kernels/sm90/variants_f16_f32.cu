@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
-// sm90 kernel instantiations: __half operands, float output.
+// sm90 kernel instantiations: __half operands, float output (one translation unit
+// per type pair, so nvcc builds them in parallel).
 #include "kernels/sm90/variants.cuh"
 
 namespace bwgemm::sm90 {
 
-const Variant& variants_f16_f32(bool row_mn, bool col_mn) {
-  return VariantQuad<Family, __half, float>::get(row_mn, col_mn, 4);
-}
+BWGEMM_DEFINE_VARIANTS(Family, f16_f32, __half, float)
 
 }  // namespace bwgemm::sm90

@@ -42,17 +42,19 @@ const char* name_of_config(int config) {
 }
 
 template <int I>
-cudaError_t launch(const bwgemm::GemmProblem& p, const bwgemm::DeviceCaps& caps, int config) {
+bwgemm::LaunchResult launch(const bwgemm::GemmProblem& p, const bwgemm::DeviceCaps& caps,
+                            int config, uint32_t* error_flag) {
   ++g_record[I].launch_calls;
   g_record[I].last_problem = p;
   g_record[I].last_caps = caps;
   g_record[I].last_config = config;
+  g_record[I].last_error_flag = error_flag;
   return g_behavior[I].launch_result;
 }
 
 template <int I>
 bwgemm::KernelFamily make_family(const char* name) {
-  return {BWGEMM_PATH_SM90,  name,     runs_on<I>, supports<I>, choose_config<I>,
+  return {BWGEMM_PATH_SM90,  name,     false, runs_on<I>, supports<I>, choose_config<I>,
           name_of_config<I>, launch<I>};
 }
 
@@ -64,13 +66,19 @@ bwgemm::KernelFamily g_families[kFamilyCount] = {make_family<0>("fake0"), make_f
 void reset() {
   for (int i = 0; i < kFamilyCount; ++i) {
     g_families[i].path = BWGEMM_PATH_SM90;
-    g_behavior[i] = Behavior{{{9, 0}}, 1, BWGEMM_REASON_KERNEL_SELECTED, 0, cudaSuccess};
+    g_families[i].guarded = false;
+    g_behavior[i] = Behavior{{{9, 0}},
+                             1,
+                             BWGEMM_REASON_KERNEL_SELECTED,
+                             0,
+                             {bwgemm::LaunchStatus::kEnqueued, BWGEMM_REASON_KERNEL_SELECTED}};
     Record& r = g_record[i];
     r.runs_on_calls = r.supports_calls = r.choose_config_calls = r.launch_calls = 0;
     r.last_forced = false;
     r.last_problem = {};
     r.last_caps = {};
     r.last_config = -1;
+    r.last_error_flag = nullptr;
   }
   g_registered = {};
 }

@@ -8,7 +8,7 @@
 #include <initializer_list>
 #include <utility>
 
-#include "dispatch/kernel_family.h"
+#include "dispatch/registry.h"
 
 namespace fake {
 
@@ -19,9 +19,9 @@ constexpr int kConfigCount = 4;
 struct Behavior {
   std::pair<int, int> archs[kMaxArchs];  // the (major, minor) runs_on accepts
   int arch_count;
-  bwgemmReason_t support;     // what supports() returns
-  int config;                 // what choose_config() returns
-  cudaError_t launch_result;  // what launch() returns
+  bwgemmReason_t support;              // what supports() returns
+  int config;                          // what choose_config() returns
+  bwgemm::LaunchResult launch_result;  // what launch() returns
 };
 
 // What the callbacks saw. Filled from the calling thread without locking:
@@ -32,10 +32,12 @@ struct Record {
   bwgemm::GemmProblem last_problem;
   bwgemm::DeviceCaps last_caps;
   int last_config;
+  uint32_t* last_error_flag;
 };
 
-// Every family: path SM90, runs on 9.0 only, supports everything, config 0,
-// launches successfully; records cleared; nothing registered.
+// Every family: path SM90, unguarded, runs on 9.0 only, supports
+// everything, config 0, launches successfully; records cleared; nothing
+// registered.
 void reset();
 
 bwgemm::KernelFamily& family(int index);

@@ -13,7 +13,7 @@ namespace test {
 
 void clear_bwgemm_environment() {
   for (const char* name : {"BWGEMM_DISABLE", "BWGEMM_LOG", "BWGEMM_LOG_FILE", "BWGEMM_SM90",
-                           "BWGEMM_SM100", "BWGEMM_CUBLAS_LIBRARY"})
+                           "BWGEMM_SM100", "BWGEMM_CUBLAS_LIBRARY", "BWGEMM_POLICY"})
     unsetenv(name);
 }
 

@@ -76,6 +76,7 @@ pub const BWGEMM_REASON_TOO_LARGE: bwgemmReason_t = 12;
 pub const BWGEMM_REASON_HANDLE_QUERY_FAILED: bwgemmReason_t = 13;
 pub const BWGEMM_REASON_LAUNCH_FAILED: bwgemmReason_t = 14;
 pub const BWGEMM_REASON_FORCED_CUBLAS: bwgemmReason_t = 15;
+pub const BWGEMM_REASON_SELF_CHECK_PENDING: bwgemmReason_t = 16;
 
 /// Which implementation ran a call.
 pub type bwgemmPath_t = c_int;

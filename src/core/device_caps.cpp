@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+#include "core/device_caps.h"
+
+#include <cuda_runtime_api.h>
+
+#include <atomic>
+#include <mutex>
+
+namespace bwgemm {
+namespace {
+
+struct Slot {
+  std::atomic<bool> ready{false};
+  DeviceCaps caps{};
+};
+Slot g_slots[kMaxDevices];
+std::mutex g_fill_mutex;  // taken only on a device's first query
+
+bool query(int device, DeviceCaps* caps) {
+  caps->device = device;
+  return cudaDeviceGetAttribute(&caps->cc_major, cudaDevAttrComputeCapabilityMajor, device) ==
+             cudaSuccess &&
+         cudaDeviceGetAttribute(&caps->cc_minor, cudaDevAttrComputeCapabilityMinor, device) ==
+             cudaSuccess &&
+         cudaDeviceGetAttribute(&caps->sm_count, cudaDevAttrMultiProcessorCount, device) ==
+             cudaSuccess &&
+         cudaDeviceGetAttribute(&caps->smem_per_block_optin,
+                                cudaDevAttrMaxSharedMemoryPerBlockOptin, device) == cudaSuccess;
+}
+
+}  // namespace
+
+bool current_device_caps(DeviceCaps* out) {
+  int device = -1;
+  if (cudaGetDevice(&device) != cudaSuccess || device < 0) return false;
+  if (device >= kMaxDevices) return query(device, out);
+  Slot& slot = g_slots[device];
+  if (!slot.ready.load(std::memory_order_acquire)) {
+    std::lock_guard<std::mutex> lock(g_fill_mutex);
+    if (!slot.ready.load(std::memory_order_relaxed)) {
+      if (!query(device, &slot.caps)) return false;
+      slot.ready.store(true, std::memory_order_release);
+    }
+  }
+  *out = slot.caps;
+  return true;
+}
+
+void device_caps_reset() {
+  std::lock_guard<std::mutex> lock(g_fill_mutex);
+  for (Slot& s : g_slots) s.ready.store(false, std::memory_order_relaxed);
+}
+
+}  // namespace bwgemm

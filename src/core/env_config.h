@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+// The environment variables bwgemm reads, read once per process.
+#pragma once
+
+#include <cstdio>
+
+#include "bwgemm/bwgemm.h"
+
+namespace bwgemm {
+
+struct EnvConfig {
+  bool disable;                // BWGEMM_DISABLE=1: every call goes to cuBLAS
+  int log_level;               // BWGEMM_LOG: 0 off, 1 each new decision, 2 every call
+  std::FILE* log_file;         // BWGEMM_LOG_FILE (appended), else stderr
+  bwgemmPolicy_t policy;       // BWGEMM_POLICY=auto|kernel|cublas (AUTO when unset)
+  bool sm90_off;               // BWGEMM_SM90=off
+  bool sm100_off;              // BWGEMM_SM100=off
+  const char* cublas_library;  // BWGEMM_CUBLAS_LIBRARY: the library to forward to, or NULL
+};
+
+// Read on first use; later changes to the environment are not seen.
+const EnvConfig& env_config();
+
+// Tests only: read the environment again.
+void env_config_reload();
+
+}  // namespace bwgemm

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+// The sm100 family's run-time guard. No Blackwell GPU has run this code
+// before it meets a user's, so on first use per device it is compared with
+// cuBLAS on small problems of every op combination and type; any mismatch,
+// launch failure or reported protocol failure switches the family off for
+// the process.
+#pragma once
+
+#include <string>
+
+#include "core/problem.h"
+
+namespace bwgemm {
+
+struct SelfCheckCase {
+  DType ab, out;
+  bool trans_a, trans_b;
+  int m, n, k;
+};
+
+// The checked problems: partial tiles on every edge, each op combination,
+// fp16 and bf16, same-type and fp32 outputs.
+int self_check_case_count();
+SelfCheckCase self_check_case(int i);
+
+// How a case is run: the family's kernel and the reference, each writing the
+// m x n column-major result as floats. The GPU backend uses the CUDA runtime
+// and the real cuBLAS; tests plug in others (for example the emulator).
+struct SelfCheckBackend {
+  void* context;
+  // False when the kernel could not run or reported a protocol failure.
+  bool (*run_kernel)(void* context, const SelfCheckCase& c, float* out);
+  bool (*run_reference)(void* context, const SelfCheckCase& c, float* out);
+};
+
+// True when every case's kernel result matches the reference within the
+// tolerance of its output type; otherwise false with the first failure.
+bool run_self_check(const SelfCheckBackend& backend, std::string* failure);
+
+}  // namespace bwgemm

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+// Both kernel families' instantiations for the emulation build: the same
+// kernel bodies, configurations and variant table as variants_*.cu, with host
+// entry points that the virtual GPU's threads call.
+#include "kernels/sm100/variants.h"
+#include "kernels/common/variant_table.cuh"
+#include "kernels/sm100/gemm_kernel.cuh"
+#include "kernels/sm90/gemm_kernel.cuh"
+#include "kernels/sm90/variants.h"
+
+// An emulated family over namespace `ns`: its Config, its kernel body, and
+// its variants_<name>() for every type pair.
+#define BWGEMM_EMULATED_FAMILY_(ns)                                   \
+  namespace bwgemm::ns {                                              \
+  namespace {                                                         \
+  struct EmulatedFamily {                                             \
+    template <class AB, class Out, bool kRowMN, bool kColMN>          \
+    using Config = ns::Config<AB, Out, kRowMN, kColMN>;               \
+    static constexpr int kFirstVariantIndex = ns::kFirstVariantIndex; \
+    template <class Cfg>                                              \
+    static KernelEntry entry() {                                      \
+      return [](GemmParams p) { gemm_kernel_body<Cfg>(p); };          \
+    }                                                                 \
+  };                                                                  \
+  }                                                                   \
+  BWGEMM_FOR_EACH_TYPE_PAIR(BWGEMM_EMULATED_VARIANTS_)                \
+  }
+
+#define BWGEMM_EMULATED_VARIANTS_(name, AB, Out) \
+  BWGEMM_DEFINE_VARIANTS(EmulatedFamily, name, AB, Out)
+
+BWGEMM_EMULATED_FAMILY_(sm90)
+BWGEMM_EMULATED_FAMILY_(sm100)

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+#include "kernels/common/kernel_launch.h"
+
+#include "core/log.h"
+
+namespace bwgemm {
+
+LaunchResult launch_gemm(const VariantCatalog& catalog, const GemmProblem& p,
+                         const DeviceCaps& caps, int config, uint32_t* error_flag) {
+  const KernelView view = to_kernel_view(p);
+  const KernelVariant& variant = catalog.select(variant_key(view));
+  GemmParams params;
+  if (!make_launch_params(view, catalog.tile_shape(config, view.out_type), &params)) {
+    log_warning("%s: the driver rejected a TMA map; forwarding to cuBLAS", catalog.family_name);
+    return {LaunchStatus::kForward, BWGEMM_REASON_LAUNCH_FAILED};
+  }
+  params.error_flag = error_flag;
+  const cudaError_t err = launch_persistent(variant, params, caps, p.stream);
+  if (err != cudaSuccess) {
+    log_warning("%s kernel launch failed (CUDA error %d); forwarding to cuBLAS",
+                catalog.family_name, static_cast<int>(err));
+    return {LaunchStatus::kForward, BWGEMM_REASON_LAUNCH_FAILED};
+  }
+  return {LaunchStatus::kEnqueued, BWGEMM_REASON_KERNEL_SELECTED};
+}
+
+}  // namespace bwgemm

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+// The launcher every family shares: from a problem to an enqueued kernel,
+// through one kernel view, one variant and one parameter block.
+#pragma once
+
+#include <cstdint>
+
+#include "core/device_caps.h"
+#include "core/problem.h"
+#include "kernels/common/launch_params.h"
+#include "kernels/common/persistent_launch.h"
+#include "kernels/kernel_family.h"
+
+namespace bwgemm {
+
+// What the shared launcher needs of a family's variant table.
+struct VariantCatalog {
+  const char* family_name;  // for warnings
+  const KernelVariant& (*select)(const VariantKey& key);
+  TileShape (*tile_shape)(int config, DType out_type);
+};
+
+// kEnqueued, or kForward (LAUNCH_FAILED, with a warning) when the driver
+// rejects a TMA map or the launch; nothing is enqueued then.
+LaunchResult launch_gemm(const VariantCatalog& catalog, const GemmProblem& p,
+                         const DeviceCaps& caps, int config, uint32_t* error_flag);
+
+}  // namespace bwgemm

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+// The interface a kernel family (sm90, sm100) offers dispatch, and what a
+// launch reports back.
+#pragma once
+
+#include <cstdint>
+
+#include "bwgemm/bwgemm.h"
+#include "core/device_caps.h"
+#include "core/problem.h"
+
+namespace bwgemm {
+
+// What became of a call handed to a launcher. Never a borrowed CUDA error:
+// the entry point derives its cuBLAS status from this alone.
+enum class LaunchStatus : uint8_t {
+  kEnqueued,        // the kernel is on the problem's stream
+  kForward,         // nothing was enqueued: cuBLAS computes the call (`reason` says why)
+  kEarlierFailure,  // an earlier launch failed on the device: report it, enqueue nothing
+};
+
+struct LaunchResult {
+  LaunchStatus status;
+  bwgemmReason_t reason;  // KERNEL_SELECTED when enqueued
+};
+
+struct KernelFamily {
+  bwgemmPath_t path;
+  const char* name;
+  // No GPU of this family's architecture has proven its kernels yet: every
+  // launch goes through dispatch's guard (a self-check on first use per
+  // device, and a device error flag the kernels' bounded waits set).
+  bool guarded;
+  // The architectures the family's kernels are built for.
+  bool (*runs_on)(const DeviceCaps& caps);
+  // BWGEMM_REASON_KERNEL_SELECTED when a kernel computes `p` exactly as
+  // cuBLAS defines it; otherwise why not.
+  bwgemmReason_t (*supports)(const GemmProblem& p, const DeviceCaps& caps);
+  // The configuration (an index into the family's table) to run `p` with:
+  // the measured shape policy, or, when `forced`, the best configuration
+  // regardless of cuBLAS. -1: cuBLAS is faster.
+  int (*choose_config)(const GemmProblem& p, const DeviceCaps& caps, bool forced);
+  const char* (*config_name)(int config);
+  // Enqueues the configuration on p.stream; kEnqueued or kForward.
+  // error_flag: the device word the kernels set on a failed bounded wait,
+  // or NULL (an unguarded family).
+  LaunchResult (*launch)(const GemmProblem& p, const DeviceCaps& caps, int config,
+                         uint32_t* error_flag);
+};
+
+}  // namespace bwgemm

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+// src/dispatch/self_check.cpp: the self-check's decision over pluggable
+// kernel and reference runs, and the cases it covers.
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "dispatch/self_check.h"
+#include "support/cmocka_cxx.h"
+
+using namespace bwgemm;
+
+namespace {
+
+// A fake backend: the reference is an exact product of small integers; the
+// "kernel" is the reference with a chosen fault.
+struct Fake {
+  enum Fault { kNone, kSmallError, kLargeError, kNaN, kKernelFails, kReferenceFails } fault;
+  int runs = 0;
+};
+
+void reference_values(const SelfCheckCase& c, float* out) {
+  for (int j = 0; j < c.n; ++j)
+    for (int i = 0; i < c.m; ++i) out[i + j * c.m] = float((i * 3 + j * 5) % 17 - 8) * c.k / 8.0f;
+}
+
+bool fake_reference(void* ctx, const SelfCheckCase& c, float* out) {
+  reference_values(c, out);
+  return static_cast<Fake*>(ctx)->fault != Fake::kReferenceFails;
+}
+
+bool fake_kernel(void* ctx, const SelfCheckCase& c, float* out) {
+  Fake* f = static_cast<Fake*>(ctx);
+  ++f->runs;
+  reference_values(c, out);
+  const float scale = float(c.k);  // the largest |reference| is k
+  switch (f->fault) {
+    case Fake::kSmallError: out[7] += scale * 1e-5f; break;  // within every tolerance
+    case Fake::kLargeError: out[c.m * c.n - 1] += scale * 0.05f; break;
+    case Fake::kNaN: out[c.m] = std::numeric_limits<float>::quiet_NaN(); break;
+    case Fake::kKernelFails: return false;
+    default: break;
+  }
+  return true;
+}
+
+bool check_with(Fake::Fault fault, std::string* failure, int* runs) {
+  Fake f{fault};
+  const bool passed = run_self_check({&f, fake_kernel, fake_reference}, failure);
+  *runs = f.runs;
+  return passed;
+}
+
+void self_check_covers_every_op_and_type(void**) {
+  bool seen[2][2][2][2] = {};
+  for (int i = 0; i < self_check_case_count(); ++i) {
+    const SelfCheckCase c = self_check_case(i);
+    seen[c.ab == DType::BF16][c.out == DType::F32][c.trans_a][c.trans_b] = true;
+    // Partial tiles on some edge: not a multiple of the 256 x 256 pair tile.
+    assert_true(c.m % 256 != 0 || c.n % 256 != 0);
+  }
+  for (int ab = 0; ab < 2; ++ab)
+    for (int ta = 0; ta < 2; ++ta)
+      for (int tb = 0; tb < 2; ++tb) assert_true(seen[ab][0][ta][tb] || seen[ab][1][ta][tb]);
+}
+
+void self_check_passes_a_matching_kernel(void**) {
+  std::string failure;
+  int runs = 0;
+  assert_true(check_with(Fake::kNone, &failure, &runs));
+  assert_int_equal(runs, self_check_case_count());
+  assert_true(check_with(Fake::kSmallError, &failure, &runs));
+}
+
+void self_check_fails_on_a_mismatch_a_nan_or_a_failed_run(void**) {
+  for (Fake::Fault fault :
+       {Fake::kLargeError, Fake::kNaN, Fake::kKernelFails, Fake::kReferenceFails}) {
+    std::string failure;
+    int runs = 0;
+    assert_false(check_with(fault, &failure, &runs));
+    assert_true(failure.find("case 0") == 0);  // stops at the first failing case
+    assert_int_equal(runs, 1);
+  }
+}
+
+}  // namespace
+
+int main() {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(self_check_covers_every_op_and_type),
+      cmocka_unit_test(self_check_passes_a_matching_kernel),
+      cmocka_unit_test(self_check_fails_on_a_mismatch_a_nan_or_a_failed_run),
+  };
+  return cmocka_run_group_tests(tests, nullptr, nullptr);
+}

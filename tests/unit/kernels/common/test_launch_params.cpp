@@ -1,0 +1,578 @@
+// SPDX-License-Identifier: MIT
+// src/kernels/common/{kernel_view,launch_params,kernel_launch}.cpp with the
+// sm90 tile shape and variant table (src/kernels/sm90/variants.cpp): cuBLAS
+// calls, decoded as the library decodes them, mapped to the row-major kernel
+// view, its variant key, TMA map specs, the kernel's parameter block and the
+// shared launcher. encode_tma_map and launch_persistent are replaced by
+// recorders.
+#include <cstdint>
+#include <cstdlib>
+#include <initializer_list>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "api/decode.h"
+#include "core/env_config.h"
+#include "kernels/common/kernel_launch.h"
+#include "kernels/common/kernel_view.h"
+#include "kernels/common/launch_params.h"
+#include "kernels/sm90/config.h"
+#include "kernels/sm90/variants.h"
+#include "support/cmocka_cxx.h"
+#include "support/test_env.h"
+
+using bwgemm::DType;
+using bwgemm::GemmParams;
+using bwgemm::GemmProblem;
+using bwgemm::KernelView;
+using bwgemm::LaunchMaps;
+using bwgemm::TileShape;
+using bwgemm::TmaMapSpec;
+
+// ---- replaced pieces ----------------------------------------------------------
+
+namespace {
+
+struct EncodeCall {
+  TmaMapSpec spec;
+  CUtensorMap* out;
+};
+std::vector<EncodeCall> g_encoded;
+int g_fail_call = -1;  // the encode call (0-based) that fails; -1: none
+
+}  // namespace
+
+// The driver's encoder: records the spec, marks the map with the call's index.
+bool bwgemm::encode_tma_map(const TmaMapSpec& spec, CUtensorMap* out) {
+  const int index = static_cast<int>(g_encoded.size());
+  g_encoded.push_back({spec, out});
+  out->opaque[0] = 0xC0DE0000u + index;
+  return index != g_fail_call;
+}
+
+// The per-type instantiation tables (kernels/sm90/variants_*.cu need nvcc):
+// each returns its own entry, at the variant's ordinal.
+namespace {
+bwgemm::KernelVariant g_fake_variants[bwgemm::kVariantsPerFamily];
+}  // namespace
+namespace bwgemm::sm90 {
+#define FAKE_VARIANTS_(name, AB, Out)                                                    \
+  const KernelVariant& variants_##name(bool row_mn, bool col_mn) {                       \
+    return g_fake_variants[variant_ordinal(std::is_same_v<AB, __nv_bfloat16>,            \
+                                           std::is_same_v<Out, float>, row_mn, col_mn)]; \
+  }
+BWGEMM_FOR_EACH_TYPE_PAIR(FAKE_VARIANTS_)
+#undef FAKE_VARIANTS_
+}  // namespace bwgemm::sm90
+
+// The persistent launch (it needs the CUDA runtime): records what it was
+// given and answers as the test says.
+namespace {
+const bwgemm::KernelVariant* g_launched_variant;
+bwgemm::GemmParams g_launched_params;
+cudaError_t g_launch_error = cudaSuccess;
+}  // namespace
+cudaError_t bwgemm::launch_persistent(const KernelVariant& v, const GemmParams& params,
+                                      const DeviceCaps&, cudaStream_t) {
+  g_launched_variant = &v;
+  g_launched_params = params;
+  return g_launch_error;
+}
+
+namespace {
+
+// ---- calls --------------------------------------------------------------------
+
+constexpr cublasOperation_t kOps[] = {CUBLAS_OP_N, CUBLAS_OP_T, CUBLAS_OP_C};
+
+struct Types {
+  cudaDataType ab, out;
+  DType ab_dtype, out_dtype;
+};
+constexpr Types kTypes[] = {
+    {CUDA_R_16F, CUDA_R_16F, DType::F16, DType::F16},
+    {CUDA_R_16F, CUDA_R_32F, DType::F16, DType::F32},
+    {CUDA_R_16BF, CUDA_R_16BF, DType::BF16, DType::BF16},
+    {CUDA_R_16BF, CUDA_R_32F, DType::BF16, DType::F32},
+};
+
+struct Size {
+  int64_t m, n, k, batch;
+  bool broadcast_a, broadcast_b;  // stride 0 across the batch
+};
+// Partial tiles, one tile, batches with and without broadcast operands, k = 0.
+constexpr Size kSizes[] = {
+    {300, 200, 100, 1, false, false}, {257, 513, 64, 3, false, false}, {64, 32, 16, 2, true, false},
+    {40, 24, 40, 2, false, true},     {8, 300, 0, 1, false, false},    {4, 6, 1000, 4, true, true},
+};
+
+const float kAlpha = 1.25f;
+const float kBeta = -0.75f;
+const float* const kDeviceAlpha = reinterpret_cast<const float*>(0xA1000);
+const float* const kDeviceBeta = reinterpret_cast<const float*>(0xB1000);
+const cudaStream_t kStream = reinterpret_cast<cudaStream_t>(0x5100);
+
+int64_t round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
+
+// A strided-batched call with distinct, 16-byte multiple leading dimensions
+// and strides (none equals another, so a swap shows).
+bwgemm::RawCall make_call(cublasOperation_t transa, cublasOperation_t transb, const Types& t,
+                          const Size& s) {
+  bwgemm::RawCall c{};
+  c.entry = bwgemm::EntryPoint::GemmStridedBatchedEx_64;
+  c.handle = reinterpret_cast<cublasHandle_t>(0x7000);
+  c.transa = transa;
+  c.transb = transb;
+  c.m = s.m;
+  c.n = s.n;
+  c.k = s.k;
+  c.alpha = &kAlpha;
+  c.beta = &kBeta;
+  c.Atype = c.Btype = t.ab;
+  c.Ctype = t.out;
+  c.A = reinterpret_cast<const void*>(0x1000000);
+  c.B = reinterpret_cast<const void*>(0x2000000);
+  c.C = reinterpret_cast<void*>(0x3000000);
+  const int64_t rows_a = transa == CUBLAS_OP_N ? s.m : s.k;
+  const int64_t rows_b = transb == CUBLAS_OP_N ? s.k : s.n;
+  c.lda = round_up(rows_a, 8) + 8;
+  c.ldb = round_up(rows_b, 8) + 16;
+  c.ldc = round_up(s.m, 8) + 24;
+  c.strideA = s.broadcast_a ? 0 : c.lda * (transa == CUBLAS_OP_N ? s.k : s.m) + 64;
+  c.strideB = s.broadcast_b ? 0 : c.ldb * (transb == CUBLAS_OP_N ? s.n : s.k) + 128;
+  c.strideC = c.ldc * s.n + 256;
+  c.batch = s.batch;
+  c.compute = CUBLAS_COMPUTE_32F;
+  c.algo = CUBLAS_GEMM_DEFAULT_TENSOR_OP;
+  return c;
+}
+
+// The problem the library builds for the call, which must be one it runs.
+GemmProblem problem_of(const bwgemm::RawCall& c, cublasPointerMode_t mode) {
+  assert_int_equal(bwgemm::classify_call(c), BWGEMM_REASON_KERNEL_SELECTED);
+  const GemmProblem p = bwgemm::make_problem(c, mode, kStream);
+  assert_int_equal(bwgemm::check_layout(p), BWGEMM_REASON_KERNEL_SELECTED);
+  return p;
+}
+
+// Runs `check` for every op pair, type pair and size, host pointer mode.
+template <class Check>
+void for_every_call(Check check) {
+  for (cublasOperation_t transa : kOps)
+    for (cublasOperation_t transb : kOps)
+      for (const Types& t : kTypes)
+        for (const Size& s : kSizes) {
+          const bwgemm::RawCall c = make_call(transa, transb, t, s);
+          check(c, t, problem_of(c, CUBLAS_POINTER_MODE_HOST));
+        }
+}
+
+// The launcher's shape for an output type (family.cpp: one 128-byte row of
+// the output per epilogue chunk).
+TileShape shape_for(DType out) { return bwgemm::sm90::tile_shape(0, out); }
+
+size_t elem(DType t) { return t == DType::F32 ? 4 : 2; }
+
+CUtensorMapDataType tma_type(DType t) {
+  return t == DType::F16    ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+         : t == DType::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                            : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+}
+
+// ---- tests --------------------------------------------------------------------
+
+// The sm90 kernel's tile (config.h) as the launcher sees it.
+template <class AB, class Out>
+void check_chunk_matches_config(DType out) {
+  using Cfg = bwgemm::sm90::Config<AB, Out, false, false>;
+  const TileShape s = shape_for(out);
+  assert_int_equal(s.out_box_cols, Cfg::kChunkCols);
+  assert_int_equal(uint32_t(s.out_box_cols) * sizeof(Out) * s.out_box_rows, Cfg::kChunkBytes);
+}
+
+void tile_shape_is_the_sm90_config(void**) {
+  using Cfg = bwgemm::sm90::Config<__half, __half, false, false>;
+  const TileShape s = bwgemm::sm90::tile_shape(0, DType::F16);
+  assert_int_equal(s.cluster_size, Cfg::kClusterSize);
+  assert_int_equal(s.cluster_size, 2);
+  assert_int_equal(s.block_rows, Cfg::kBlockRows);
+  assert_int_equal(s.block_rows, 128);
+  assert_int_equal(s.block_cols, Cfg::kBlockCols);
+  assert_int_equal(s.block_cols, 256);
+  assert_int_equal(s.block_k, Cfg::kBlockK);
+  assert_int_equal(s.block_k, 64);
+  assert_int_equal(s.mn_box, Cfg::kMNBox);
+  // One chunk is 64 rows (one consumer's rows) of 128 bytes.
+  assert_int_equal(s.out_box_rows, 64);
+  assert_int_equal(s.group, 8);
+  check_chunk_matches_config<__half, __half>(DType::F16);
+  check_chunk_matches_config<__nv_bfloat16, __nv_bfloat16>(DType::BF16);
+  check_chunk_matches_config<__nv_bfloat16, float>(DType::F32);
+}
+
+// kernel_view.h: D[n x m] = op(B)^T op(A)^T, row operand B (M/N-major exactly
+// when B is transposed), column operand A (M/N-major exactly when A is not),
+// strides only across a batch.
+void kernel_view_is_the_transposed_product(void**) {
+  for_every_call([](const bwgemm::RawCall& c, const Types& t, const GemmProblem& p) {
+    const KernelView v = bwgemm::to_kernel_view(p);
+    assert_int_equal(v.ab_type, t.ab_dtype);
+    assert_int_equal(v.out_type, t.out_dtype);
+    assert_int_equal(v.rows, c.n);
+    assert_int_equal(v.cols, c.m);
+    assert_int_equal(v.depth, c.k);
+    assert_int_equal(v.batch, c.batch);
+    assert_ptr_equal(v.row_operand.base, c.B);
+    assert_int_equal(v.row_operand.ld, c.ldb);
+    assert_int_equal(v.row_operand.stride, c.batch > 1 ? c.strideB : 0);
+    assert_int_equal(v.row_operand.mn_major, c.transb != CUBLAS_OP_N);
+    assert_ptr_equal(v.col_operand.base, c.A);
+    assert_int_equal(v.col_operand.ld, c.lda);
+    assert_int_equal(v.col_operand.stride, c.batch > 1 ? c.strideA : 0);
+    assert_int_equal(v.col_operand.mn_major, c.transa == CUBLAS_OP_N);
+    assert_ptr_equal(v.out, c.C);
+    assert_int_equal(v.out_ld, c.ldc);
+    assert_int_equal(v.out_stride, c.batch > 1 ? c.strideC : 0);
+  });
+}
+
+void a_single_matrix_has_no_strides(void**) {
+  GemmProblem p{};
+  p.m = p.n = p.k = 64;
+  p.lda = p.ldb = p.ldc = 64;
+  p.stride_a = p.stride_b = p.stride_c = 4096;
+  p.batch = 1;
+  const KernelView v = bwgemm::to_kernel_view(p);
+  assert_int_equal(v.row_operand.stride, 0);
+  assert_int_equal(v.col_operand.stride, 0);
+  assert_int_equal(v.out_stride, 0);
+}
+
+// The batch dimension: one plane for a single matrix or a broadcast operand,
+// whose stride is never used but must be one the driver accepts.
+void check_batch_dim(const TmaMapSpec& m, int64_t batch, int64_t stride, size_t bytes) {
+  if (batch > 1 && stride != 0) {
+    assert_int_equal(m.dims[2], batch);
+    assert_int_equal(m.strides[1], uint64_t(stride) * bytes);
+  } else {
+    assert_int_equal(m.dims[2], 1);
+    assert_true(m.strides[1] > 0 && m.strides[1] % 16 == 0 && m.strides[1] < (uint64_t{1} << 40));
+  }
+}
+
+// A map over an operand of mn_extent x depth: K-major boxes are
+// block_k x k_major_box, M/N-major ones mn_box x block_k.
+void check_operand_map(const TmaMapSpec& m, DType type, const void* base, bool mn_major,
+                       int64_t mn_extent, int64_t depth, int64_t ld, int64_t batch, int64_t stride,
+                       const TileShape& s, uint32_t k_major_box) {
+  assert_int_equal(m.dtype, tma_type(type));
+  assert_ptr_equal(m.base, base);
+  assert_int_equal(m.swizzle, CU_TENSOR_MAP_SWIZZLE_128B);
+  if (mn_major) {
+    assert_int_equal(m.dims[0], mn_extent);
+    assert_int_equal(m.dims[1], depth);
+    assert_int_equal(m.box[0], s.mn_box);
+    assert_int_equal(m.box[1], s.block_k);
+  } else {
+    assert_int_equal(m.dims[0], depth);
+    assert_int_equal(m.dims[1], mn_extent);
+    assert_int_equal(m.box[0], s.block_k);
+    assert_int_equal(m.box[1], k_major_box);
+  }
+  assert_int_equal(m.box[2], 1);
+  assert_int_equal(m.strides[0], uint64_t(ld) * elem(type));
+  check_batch_dim(m, batch, stride, elem(type));
+}
+
+void check_output_map(const TmaMapSpec& m, const bwgemm::RawCall& c, DType out,
+                      const TileShape& s) {
+  assert_int_equal(m.dtype, tma_type(out));
+  assert_ptr_equal(m.base, c.C);
+  assert_int_equal(m.swizzle, CU_TENSOR_MAP_SWIZZLE_128B);
+  assert_int_equal(m.dims[0], c.m);
+  assert_int_equal(m.dims[1], c.n);
+  assert_int_equal(m.box[0], s.out_box_cols);
+  assert_int_equal(m.box[1], s.out_box_rows);
+  assert_int_equal(m.box[2], 1);
+  assert_int_equal(m.strides[0], uint64_t(c.ldc) * elem(out));
+  check_batch_dim(m, c.batch, c.strideC, elem(out));
+}
+
+// Row operand op(B)^T (n x k): K-major boxes are one CTA's block of rows.
+// Column operand op(A)^T (k x m): K-major boxes are each CTA's share of the
+// cluster's columns. D (m contiguous): one epilogue chunk per box.
+void check_maps(const LaunchMaps& maps, const bwgemm::RawCall& c, const Types& t,
+                const TileShape& s) {
+  check_operand_map(maps.row, t.ab_dtype, c.B, c.transb != CUBLAS_OP_N, c.n, c.k, c.ldb, c.batch,
+                    c.strideB, s, uint32_t(s.block_rows));
+  check_operand_map(maps.col, t.ab_dtype, c.A, c.transa == CUBLAS_OP_N, c.m, c.k, c.lda, c.batch,
+                    c.strideA, s, uint32_t(s.block_cols / s.cluster_size));
+  check_output_map(maps.out, c, t.out_dtype, s);
+}
+
+void map_specs_describe_the_operands_and_the_output(void**) {
+  for_every_call([](const bwgemm::RawCall& c, const Types& t, const GemmProblem& p) {
+    const TileShape s = shape_for(t.out_dtype);
+    const LaunchMaps maps = bwgemm::launch_map_specs(bwgemm::to_kernel_view(p), s);
+    check_maps(maps, c, t, s);
+    // sm90: 128 x 64 row boxes, 128 x 64 column boxes (K-major), and every
+    // inner box one 128-byte swizzle span.
+    if (c.transb == CUBLAS_OP_N) assert_int_equal(maps.row.box[1], 128);
+    if (c.transa != CUBLAS_OP_N) assert_int_equal(maps.col.box[1], 128);
+    for (const TmaMapSpec* m : {&maps.row, &maps.col})
+      assert_int_equal(m->box[0] * elem(t.ab_dtype), 128);
+    assert_int_equal(maps.out.box[0] * elem(t.out_dtype), 128);
+    assert_int_equal(maps.out.box[1], 64);
+  });
+}
+
+// A shape whose every extent differs, so that no field can stand in for
+// another: boxes and scheduler follow the shape they are given.
+const TileShape kOddShape = {2, 96, 160, 32, 48, 24, 40, 3};
+
+void maps_and_scheduler_follow_the_tile_shape(void**) {
+  for_every_call([](const bwgemm::RawCall& c, const Types& t, const GemmProblem& p) {
+    check_maps(bwgemm::launch_map_specs(bwgemm::to_kernel_view(p), kOddShape), c, t, kOddShape);
+    const GemmParams g = bwgemm::launch_params_without_maps(bwgemm::to_kernel_view(p), kOddShape);
+    assert_int_equal(g.scheduler.row_blocks, (c.n + 191) / 192);
+    assert_int_equal(g.scheduler.col_blocks, (c.m + 159) / 160);
+    assert_int_equal(g.scheduler.group, 3);
+  });
+}
+
+// What one pipeline stage's TMA loads deliver to each CTA of a pair, with the
+// boxes of these maps and the loads gemm_kernel.cuh's producer issues (row:
+// kBlockRows / kMNBox boxes when M/N-major, else one; column: each CTA
+// multicasts kHalfCols / kMNBox boxes, or one, to both), must be the bytes the
+// full barrier expects (kStageBytes), and an output box one staging chunk.
+template <bool kRowMN, bool kColMN>
+void check_stage_bytes() {
+  using Cfg = bwgemm::sm90::Config<__half, __half, kRowMN, kColMN>;
+  const bwgemm::RawCall c = make_call(kColMN ? CUBLAS_OP_N : CUBLAS_OP_T,
+                                      kRowMN ? CUBLAS_OP_T : CUBLAS_OP_N, kTypes[0], kSizes[1]);
+  const LaunchMaps maps = bwgemm::launch_map_specs(
+      bwgemm::to_kernel_view(problem_of(c, CUBLAS_POINTER_MODE_HOST)), shape_for(DType::F16));
+  const uint32_t row_loads = kRowMN ? Cfg::kBlockRows / Cfg::kMNBox : 1;
+  const uint32_t col_loads = (kColMN ? Cfg::kHalfCols / Cfg::kMNBox : 1) * Cfg::kClusterSize;
+  const uint32_t bytes = row_loads * maps.row.box[0] * maps.row.box[1] * 2 +
+                         col_loads * maps.col.box[0] * maps.col.box[1] * 2;
+  assert_int_equal(bytes, Cfg::kStageBytes);
+  assert_int_equal(row_loads * maps.row.box[0] * maps.row.box[1] * 2, Cfg::kRowTileBytes);
+  if (kRowMN) assert_int_equal(maps.row.box[0] * maps.row.box[1] * 2, Cfg::kBoxBytes);
+  if (kColMN) assert_int_equal(maps.col.box[0] * maps.col.box[1] * 2, Cfg::kBoxBytes);
+  assert_int_equal(maps.out.box[0] * maps.out.box[1] * 2, Cfg::kChunkBytes);
+}
+
+void a_stage_of_boxes_is_the_expected_bytes(void**) {
+  check_stage_bytes<false, false>();
+  check_stage_bytes<false, true>();
+  check_stage_bytes<true, false>();
+  check_stage_bytes<true, true>();
+}
+
+int32_t cluster_tiles(int64_t extent, int64_t tile) {
+  return static_cast<int32_t>((extent + tile - 1) / tile);
+}
+
+void params_without_maps(void**) {
+  for_every_call([](const bwgemm::RawCall& c, const Types& t, const GemmProblem& p) {
+    const GemmParams g =
+        bwgemm::launch_params_without_maps(bwgemm::to_kernel_view(p), shape_for(t.out_dtype));
+    // Clusters of 2 x 128 rows by 256 columns.
+    assert_int_equal(g.scheduler.row_blocks, cluster_tiles(c.n, 256));
+    assert_int_equal(g.scheduler.col_blocks, cluster_tiles(c.m, 256));
+    assert_int_equal(g.scheduler.batch, c.batch);
+    assert_int_equal(g.scheduler.group, 8);
+    assert_int_equal(g.rows, c.n);
+    assert_int_equal(g.cols, c.m);
+    assert_int_equal(g.depth, c.k);
+    assert_int_equal(g.row_batched, c.batch > 1 && c.strideB != 0);
+    assert_int_equal(g.col_batched, c.batch > 1 && c.strideA != 0);
+    assert_int_equal(g.out_batched, c.batch > 1);
+    // A TMA store clips m exactly only at 16-byte multiples.
+    assert_int_equal(g.out_store_exact, (c.m * int64_t(elem(t.out_dtype))) % 16 == 0);
+    assert_ptr_equal(g.out, c.C);
+    assert_int_equal(g.out_ld, c.ldc);
+    assert_int_equal(g.out_stride, c.batch > 1 ? c.strideC : 0);
+    assert_true(g.alpha.value == kAlpha);
+    assert_null(g.alpha.device);
+    assert_true(g.beta.value == kBeta);
+    assert_null(g.beta.device);
+  });
+}
+
+void exact_stores_at_16_byte_multiples_only(void**) {
+  const struct {
+    const Types& types;
+    int64_t m;
+    bool exact;
+  } cases[] = {{kTypes[0], 8, true},    {kTypes[0], 300, false}, {kTypes[0], 4, false},
+               {kTypes[2], 256, true},  {kTypes[2], 257, false}, {kTypes[1], 4, true},
+               {kTypes[1], 300, true},  {kTypes[1], 6, false},   {kTypes[3], 257, false},
+               {kTypes[3], 1000, true}, {kTypes[0], 4104, true}, {kTypes[0], 4100, false}};
+  for (const auto& e : cases) {
+    const Size s{e.m, 64, 64, 1, false, false};
+    const GemmProblem p =
+        problem_of(make_call(CUBLAS_OP_N, CUBLAS_OP_N, e.types, s), CUBLAS_POINTER_MODE_HOST);
+    assert_int_equal(
+        bwgemm::launch_params_without_maps(bwgemm::to_kernel_view(p), shape_for(e.types.out_dtype))
+            .out_store_exact,
+        e.exact);
+  }
+}
+
+void device_scalars_are_passed_as_pointers(void**) {
+  bwgemm::RawCall c = make_call(CUBLAS_OP_T, CUBLAS_OP_N, kTypes[2], kSizes[1]);
+  c.alpha = kDeviceAlpha;
+  c.beta = kDeviceBeta;
+  const GemmParams g = bwgemm::launch_params_without_maps(
+      bwgemm::to_kernel_view(problem_of(c, CUBLAS_POINTER_MODE_DEVICE)), shape_for(DType::BF16));
+  assert_ptr_equal(g.alpha.device, kDeviceAlpha);
+  assert_ptr_equal(g.beta.device, kDeviceBeta);
+  assert_true(g.alpha.value == 0.0f);
+  assert_true(g.beta.value == 0.0f);
+}
+
+int reset_encoder(void**) {
+  g_encoded.clear();
+  g_fail_call = -1;
+  return 0;
+}
+
+bool same_spec(const TmaMapSpec& a, const TmaMapSpec& b) {
+  return a.dtype == b.dtype && a.base == b.base && a.swizzle == b.swizzle &&
+         a.dims[0] == b.dims[0] && a.dims[1] == b.dims[1] && a.dims[2] == b.dims[2] &&
+         a.strides[0] == b.strides[0] && a.strides[1] == b.strides[1] && a.box[0] == b.box[0] &&
+         a.box[1] == b.box[1] && a.box[2] == b.box[2];
+}
+
+// make_launch_params: the specs of launch_map_specs, each encoded into its
+// own map; with k == 0 only the output map (no operand is ever loaded).
+void make_launch_params_encodes_each_map(void**) {
+  for (const Size& s : kSizes) {
+    reset_encoder(nullptr);
+    const GemmProblem p =
+        problem_of(make_call(CUBLAS_OP_N, CUBLAS_OP_T, kTypes[1], s), CUBLAS_POINTER_MODE_HOST);
+    const TileShape shape = shape_for(DType::F32);
+    GemmParams g;
+    assert_true(bwgemm::make_launch_params(bwgemm::to_kernel_view(p), shape, &g));
+    const LaunchMaps maps = bwgemm::launch_map_specs(bwgemm::to_kernel_view(p), shape);
+    const GemmParams without = bwgemm::launch_params_without_maps(bwgemm::to_kernel_view(p), shape);
+    assert_int_equal(g.scheduler.tile_count(), without.scheduler.tile_count());
+    assert_int_equal(g.out_store_exact, without.out_store_exact);
+    if (s.k == 0) {
+      assert_int_equal(g_encoded.size(), 1);
+      assert_true(same_spec(g_encoded[0].spec, maps.out));
+      assert_ptr_equal(g_encoded[0].out, &g.out_map);
+      continue;
+    }
+    assert_int_equal(g_encoded.size(), 3);
+    const struct {
+      const TmaMapSpec& spec;
+      const CUtensorMap& map;
+    } expected[] = {{maps.row, g.row_map}, {maps.col, g.col_map}, {maps.out, g.out_map}};
+    for (size_t i = 0; i < 3; ++i) {
+      assert_true(same_spec(g_encoded[i].spec, expected[i].spec));
+      assert_ptr_equal(g_encoded[i].out, &expected[i].map);
+      assert_int_equal(expected[i].map.opaque[0], 0xC0DE0000u + i);
+    }
+  }
+}
+
+void a_rejected_map_fails_the_launch(void**) {
+  const GemmProblem p = problem_of(make_call(CUBLAS_OP_T, CUBLAS_OP_N, kTypes[0], kSizes[0]),
+                                   CUBLAS_POINTER_MODE_HOST);
+  for (int fail : {0, 1, 2}) {
+    reset_encoder(nullptr);
+    g_fail_call = fail;
+    GemmParams g;
+    assert_false(bwgemm::make_launch_params(bwgemm::to_kernel_view(p), shape_for(DType::F16), &g));
+  }
+}
+
+// select_variant: the kernel view's key picks the variant at its ordinal;
+// the view says B's op is the row operand's majorness and A's the column
+// operand's (kernel_view.h).
+void select_variant_takes_types_and_majorness(void**) {
+  for_every_call([](const bwgemm::RawCall& c, const Types& t, const GemmProblem& p) {
+    const bwgemm::VariantKey key = bwgemm::variant_key(bwgemm::to_kernel_view(p));
+    assert_int_equal(key.ab_type, t.ab_dtype);
+    assert_int_equal(key.out_type, t.out_dtype);
+    assert_int_equal(key.row_mn, c.transb != CUBLAS_OP_N);
+    assert_int_equal(key.col_mn, c.transa == CUBLAS_OP_N);
+    const int ordinal = bwgemm::variant_ordinal(t.ab_dtype == DType::BF16,
+                                                t.out_dtype == DType::F32, key.row_mn, key.col_mn);
+    assert_ptr_equal(&bwgemm::sm90::select_variant(key), &g_fake_variants[ordinal]);
+  });
+}
+
+// launch_gemm: one view, the key's variant, the family's shape for the output
+// type and the guard's flag reach the launch; a rejected map or launch sends
+// the call to cuBLAS with one warning naming the family.
+void launch_gemm_enqueues_or_forwards_with_a_warning(void**) {
+  const bwgemm::VariantCatalog catalog = {"sm90", bwgemm::sm90::select_variant,
+                                          bwgemm::sm90::tile_shape};
+  const bwgemm::DeviceCaps caps{0, 9, 0, 132, 232448};
+  uint32_t flag = 0;
+  test::TempFile log;
+  setenv("BWGEMM_LOG_FILE", log.path(), 1);
+  bwgemm::env_config_reload();
+  int calls = 0;
+  for_every_call([&](const bwgemm::RawCall&, const Types& t, const GemmProblem& p) {
+    ++calls;
+    g_encoded.clear();
+    g_fail_call = -1;
+    g_launch_error = cudaSuccess;
+    bwgemm::LaunchResult r = bwgemm::launch_gemm(catalog, p, caps, 0, &flag);
+    assert_int_equal(int(r.status), int(bwgemm::LaunchStatus::kEnqueued));
+    const KernelView v = bwgemm::to_kernel_view(p);
+    assert_ptr_equal(g_launched_variant, &bwgemm::sm90::select_variant(bwgemm::variant_key(v)));
+    assert_ptr_equal(g_launched_params.error_flag, &flag);
+    const GemmParams expected = bwgemm::launch_params_without_maps(v, shape_for(t.out_dtype));
+    assert_int_equal(g_launched_params.scheduler.tile_count(), expected.scheduler.tile_count());
+
+    g_launch_error = cudaErrorLaunchOutOfResources;
+    r = bwgemm::launch_gemm(catalog, p, caps, 0, &flag);
+    assert_int_equal(int(r.status), int(bwgemm::LaunchStatus::kForward));
+    assert_int_equal(r.reason, BWGEMM_REASON_LAUNCH_FAILED);
+
+    g_launch_error = cudaSuccess;
+    g_launched_variant = nullptr;
+    g_encoded.clear();
+    g_fail_call = 0;
+    r = bwgemm::launch_gemm(catalog, p, caps, 0, &flag);
+    assert_int_equal(int(r.status), int(bwgemm::LaunchStatus::kForward));
+    assert_null(g_launched_variant);
+  });
+  unsetenv("BWGEMM_LOG_FILE");
+  bwgemm::env_config_reload();
+  const std::string text = log.contents();
+  assert_int_equal(test::count_lines_with(text, {"bwgemm: warning: "}), 2 * calls);
+  assert_int_equal(test::count_lines_with(text, {"sm90 kernel launch failed (CUDA error 701)"}),
+                   calls);
+  assert_int_equal(test::count_lines_with(text, {"sm90: the driver rejected a TMA map"}), calls);
+}
+
+}  // namespace
+
+#define TEST(f) cmocka_unit_test_setup(f, reset_encoder)
+
+int main() {
+  const struct CMUnitTest tests[] = {
+      TEST(tile_shape_is_the_sm90_config),
+      TEST(kernel_view_is_the_transposed_product),
+      TEST(a_single_matrix_has_no_strides),
+      TEST(map_specs_describe_the_operands_and_the_output),
+      TEST(maps_and_scheduler_follow_the_tile_shape),
+      TEST(a_stage_of_boxes_is_the_expected_bytes),
+      TEST(params_without_maps),
+      TEST(exact_stores_at_16_byte_multiples_only),
+      TEST(device_scalars_are_passed_as_pointers),
+      TEST(make_launch_params_encodes_each_map),
+      TEST(a_rejected_map_fails_the_launch),
+      TEST(select_variant_takes_types_and_majorness),
+      TEST(launch_gemm_enqueues_or_forwards_with_a_warning),
+  };
+  return cmocka_run_group_tests_name("launch_params", tests, nullptr, nullptr);
+}

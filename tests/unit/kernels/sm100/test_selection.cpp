@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+// src/kernels/sm100/selection.cpp and instr_desc.h: the tcgen05 instruction
+// descriptor against worked values of the PTX ISA's f16 instruction
+// descriptor table, and where the family runs (dispatch with mocked
+// capabilities).
+#include "dispatch/plan.h"
+#include "kernels/sm100/instr_desc.h"
+#include "kernels/sm100/selection.h"
+#include "support/cmocka_cxx.h"
+
+using namespace bwgemm;
+
+namespace {
+
+void instr_desc_matches_the_worked_values(void**) {
+  // bf16 x bf16 -> f32, K-major A and B, M = 256 (2-CTA), N = 256.
+  assert_int_equal(sm100::make_instr_desc_f16(true, false, false, 256, 256), 0x10400490u);
+  assert_int_equal(sm100::make_instr_desc_f16(false, false, false, 256, 256), 0x10400010u);
+  assert_int_equal(sm100::make_instr_desc_f16(true, false, false, 128, 256), 0x08400490u);
+  assert_int_equal(sm100::make_instr_desc_f16(true, false, false, 256, 128), 0x10200490u);
+  // B N-major sets bit 16, A M-major bit 15.
+  assert_int_equal(sm100::make_instr_desc_f16(true, false, true, 256, 256), 0x10410490u);
+  assert_int_equal(sm100::make_instr_desc_f16(true, true, false, 256, 256), 0x10408490u);
+}
+
+DeviceCaps caps(int major, int minor) { return DeviceCaps{0, major, minor, 148, 232448}; }
+
+GemmProblem problem(DType ab, DType out) {
+  GemmProblem p{};
+  p.ab_type = ab;
+  p.c_type = out;
+  p.m = p.n = p.k = 4096;
+  p.lda = p.ldb = p.ldc = 4096;
+  p.batch = 1;
+  return p;
+}
+
+LaunchResult no_launch(const GemmProblem&, const DeviceCaps&, int, uint32_t*) {
+  return {LaunchStatus::kForward, BWGEMM_REASON_LAUNCH_FAILED};
+}
+
+const char* no_name(int) { return ""; }
+
+const KernelFamily kSm100 = {BWGEMM_PATH_SM100, "sm100",         true,
+                             sm100::runs_on,    sm100::supports, sm100::choose_config,
+                             no_name,           no_launch};
+
+Plan plan_for(const DeviceCaps& c, const GemmProblem& p) {
+  const KernelFamily* const families[] = {&kSm100};
+  return plan_gemm(p, c, BWGEMM_POLICY_AUTO, {families, 1}, 0);
+}
+
+void dispatch_selects_sm100_on_cc_10_0_and_10_3(void**) {
+  for (const DeviceCaps c : {caps(10, 0), caps(10, 3)})
+    for (DType ab : {DType::F16, DType::BF16})
+      for (DType out : {ab, DType::F32}) {
+        const Plan plan = plan_for(c, problem(ab, out));
+        assert_ptr_equal(plan.family, &kSm100);
+        assert_int_equal(plan.reason, BWGEMM_REASON_KERNEL_SELECTED);
+      }
+}
+
+void dispatch_does_not_select_sm100_elsewhere(void**) {
+  for (const DeviceCaps c : {caps(9, 0), caps(10, 1), caps(11, 0), caps(12, 0), caps(8, 0)}) {
+    const Plan plan = plan_for(c, problem(DType::BF16, DType::BF16));
+    assert_null(plan.family);
+    assert_int_equal(plan.reason, BWGEMM_REASON_NO_KERNEL_FOR_ARCH);
+  }
+}
+
+void too_little_shared_memory_is_refused(void**) {
+  DeviceCaps c = caps(10, 0);
+  c.smem_per_block_optin = 100 * 1024;
+  assert_int_equal(plan_for(c, problem(DType::F16, DType::F16)).reason,
+                   BWGEMM_REASON_NO_KERNEL_FOR_ARCH);
+}
+
+void env_switch_disables_the_family(void**) {
+  const KernelFamily* const families[] = {&kSm100};
+  const Plan plan = plan_gemm(problem(DType::F16, DType::F16), caps(10, 0), BWGEMM_POLICY_AUTO,
+                              {families, 1}, 1u << BWGEMM_PATH_SM100);
+  assert_int_equal(plan.reason, BWGEMM_REASON_FAMILY_DISABLED);
+}
+
+}  // namespace
+
+int main() {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(instr_desc_matches_the_worked_values),
+      cmocka_unit_test(dispatch_selects_sm100_on_cc_10_0_and_10_3),
+      cmocka_unit_test(dispatch_does_not_select_sm100_elsewhere),
+      cmocka_unit_test(too_little_shared_memory_is_refused),
+      cmocka_unit_test(env_switch_disables_the_family),
+  };
+  return cmocka_run_group_tests_name("sm100", tests, nullptr, nullptr);
+}
