@@ -3,7 +3,7 @@
 // it: one function per modelled PTX operation, called instead of the inline
 // PTX when the kernels are built with BWGEMM_EMU (a host build, no nvcc).
 // Every call is made by an emulated GPU thread (a fiber of the virtual GPU,
-// vgpu.h); the current thread's indices, shared memory and barriers are its
+// machine.h); the current thread's indices, shared memory and barriers are its
 // own. Violations of the PTX rules stop the run with a report (report.h).
 #pragma once
 
@@ -29,7 +29,6 @@ void fence_mbarrier_init();
 void mbarrier_arrive(uint64_t* bar);
 void mbarrier_arrive_cluster(uint64_t* bar, uint32_t cta_rank);
 void mbarrier_arrive_expect_tx(uint64_t* bar, uint32_t bytes);
-void mbarrier_arrive_expect_tx_cluster(uint64_t* bar, uint32_t cta_rank, uint32_t bytes);
 bool mbarrier_try_wait(uint64_t* bar, uint32_t parity);
 // try_wait until the phase of `parity` completes (true) or the wait times
 // out (false): on hardware after a time limit; here when no thread and no
@@ -45,7 +44,8 @@ void cluster_wait();
 // fence.proxy.async (PTX ISA 9.7.13.4).
 void fence_proxy_async_smem();
 
-// Tensor copies (PTX ISA 9.7.9.25); maps as encode_tensor_map (tma.h) wrote them.
+// Tensor copies (PTX ISA 9.7.9.25); maps as encode_tensor_map_tiled
+// (tensor_map.h) wrote them.
 void prefetch_tensor_map(const CUtensorMap* map);
 void tma_load_3d(void* dst, const CUtensorMap* map, uint64_t* bar, int32_t c0, int32_t c1,
                  int32_t c2);

@@ -208,17 +208,6 @@ void mbarrier_arrive_cluster(uint64_t* bar, uint32_t cta_rank) {
   preemption_point();
 }
 
-void mbarrier_arrive_expect_tx_cluster(uint64_t* bar, uint32_t cta_rank, uint32_t bytes) {
-  Cta& me = *self().cta;
-  const char* op = "mbarrier.arrive.expect_tx.shared::cluster";
-  const uint32_t off = barrier_offset(me, bar, op);
-  Cta& target = target_cta(cta_rank, op);
-  MbarrierState& b = mbarrier_at(target, off, me, op);
-  mbarrier_expect_tx(b, bytes);
-  mbarrier_arrive_on(target, b, op);
-  preemption_point();
-}
-
 namespace {
 
 // try_wait suspends the thread until the phase completes (or a time limit

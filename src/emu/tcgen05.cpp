@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// PTX ISA 9.7.16 (tcgen05), as the facts file (docs: reference/
-// blackwell-tcgen05-facts.md) quotes it:
+// PTX ISA 9.7.16 (tcgen05, "TensorCore 5th Generation Family
+// Instructions"), the rules this model enforces:
 //  - 9.7.16.1 Tensor Memory: 128 lanes x 512 columns of 32 bits per CTA; an
 //    address holds the lane in bits 31-16 and the column in bits 15-0;
 //  - 9.7.16.7.1 alloc / dealloc / relinquish_alloc_permit: warp-collective;

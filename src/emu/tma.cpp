@@ -11,7 +11,7 @@
 //    leader);
 //  - a store writes the box to global memory, skipping elements outside the
 //    tensor: exactly in the outer dimensions, but in the contiguous one only
-//    at 16-byte granularity, as measured on an H200 (docs: DESIGN.md): the
+//    at 16-byte granularity, as measured on an H200: the
 //    elements past the last column up to the next 16-byte boundary of the
 //    row are written too;
 //  - stores join the thread's current bulk async-group; wait_group N waits

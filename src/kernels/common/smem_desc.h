@@ -45,6 +45,25 @@ BWGEMM_HOST_DEVICE uint64_t encode_tcgen05_desc(SmemDescFields f) {
   return encode_wgmma_desc(f) | (uint64_t{1} << 46);
 }
 
+// The MMA a descriptor is for: the encodings differ in one fixed field.
+enum class DescKind { Wgmma, Tcgen05 };
+
+// Descriptor of a kernel's 128B-swizzled operand tile starting at the
+// shared-window address `start` (the layouts above): SBO is one 8-row group
+// of 128 B; an M/N-major tile's 64-element blocks lie `mn_block_bytes` apart.
+template <DescKind kKind, bool kMNMajor>
+BWGEMM_HOST_DEVICE uint64_t operand_desc(uint32_t start, uint32_t mn_block_bytes) {
+  const SmemDescFields fields{start, kMNMajor ? mn_block_bytes : 16u, 1024u, SmemSwizzle::B128};
+  if constexpr (kKind == DescKind::Wgmma)
+    return encode_wgmma_desc(fields);
+  else
+    return encode_tcgen05_desc(fields);
+}
+
+// Bytes one MMA K step of 16 elements moves an operand tile's start address.
+template <bool kMNMajor>
+constexpr uint32_t kK16Bytes = kMNMajor ? 16 * 128 : 16 * 2;
+
 // The descriptor of the same layout `bytes` further along K (the start field
 // is the low 14 bits of the encoded value, in 16-byte units).
 BWGEMM_HOST_DEVICE uint64_t advance_desc(uint64_t desc, uint32_t bytes) {

@@ -66,25 +66,6 @@ BWGEMM_DEVICE void mbarrier_arrive_expect_tx(Mbarrier* bar, uint32_t bytes) {
 #endif
 }
 
-// The same on the barrier at `bar`'s offset in CTA `cta_rank` of the cluster
-// (mapa, then a remote arrive; the 2-CTA kernels' full barriers live in the
-// even CTA).
-BWGEMM_DEVICE void mbarrier_arrive_expect_tx_cluster(Mbarrier* bar, uint32_t cta_rank,
-                                                     uint32_t bytes) {
-#if defined(BWGEMM_EMU)
-  emu::mbarrier_arrive_expect_tx_cluster(bar, cta_rank, bytes);
-#else
-  asm volatile(
-      "{\n"
-      ".reg .b32 remote;\n"
-      "mapa.shared::cluster.u32 remote, %0, %1;\n"
-      "mbarrier.arrive.expect_tx.shared::cluster.b64 _, [remote], %2;\n"
-      "}" ::"r"(smem_address(bar)),
-      "r"(cta_rank), "r"(bytes)
-      : "memory");
-#endif
-}
-
 BWGEMM_DEVICE bool mbarrier_try_wait(Mbarrier* bar, uint32_t parity) {
 #if defined(BWGEMM_EMU)
   return emu::mbarrier_try_wait(bar, parity);

@@ -23,11 +23,3 @@
 #define BWGEMM_HOST_DEVICE inline
 #define BWGEMM_DEVICE inline
 #endif
-
-// True while compiling device code for the GPU (not the host pass, not the
-// emulation backend): inline PTX may be used.
-#if defined(__CUDA_ARCH__)
-#define BWGEMM_PTX 1
-#else
-#define BWGEMM_PTX 0
-#endif

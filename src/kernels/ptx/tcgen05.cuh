@@ -10,7 +10,8 @@
 #include "kernels/ptx/tma.cuh"
 
 // tcgen05 exists on the sm_100 family-specific targets (sm_100a/f, sm_103a/f,
-// sm_110a/f), not on plain sm_100 nor on sm_120 (facts file §1, §7). Device
+// sm_110a/f), not on plain sm_100 nor on sm_120 (PTX ISA 9.7.16, "TensorCore
+// 5th Generation Family Instructions": each instruction's target notes). Device
 // code for any other target traps; the emulation backend models every call.
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FAMILY_SPECIFIC__) && \
     __CUDA_ARCH_FAMILY_SPECIFIC__ >= 1000 && __CUDA_ARCH_FAMILY_SPECIFIC__ < 1200
@@ -204,7 +205,5 @@ BWGEMM_DEVICE void tma_load_3d_2cta(void* dst, const TensorMap* map, Mbarrier* b
   __trap();
 #endif
 }
-
-// mbarrier_arrive_expect_tx_cluster (the remote expect_tx arrive) is in barrier.cuh.
 
 }  // namespace bwgemm::ptx

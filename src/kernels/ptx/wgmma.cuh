@@ -37,7 +37,7 @@ BWGEMM_DEVICE void wgmma_wait() {
 #endif
 }
 
-// The operand list is spelled out once per shape (generated: one "+f" per
+// The operand list is spelled out once per shape, by hand (one "+f" per
 // accumulator register); TYPES is ".f16.f16" or ".bf16.bf16".
 #define BWGEMM_WGMMA_M64N128K16_ASM(TYPES)                                                         \
   asm volatile(                                                                                    \

@@ -20,25 +20,26 @@ struct Config {
   static constexpr bool kColMN = kColMN_;
 
   // A CTA pair runs one tcgen05.mma.cta_group::2 of M = 256: each CTA holds
-  // 128 rows of the row operand and half of the column block.
+  // 128 rows of the row operand and half of the column block. Blocks are
+  // counted per CTA (rows) or per cluster (columns), as in sm90's Config.
   static constexpr int kClusterSize = 2;
-  static constexpr int kBlockRows = 128;  // per CTA
-  static constexpr int kBlockCols = 256;  // MMA N, shared by the pair
-  static constexpr int kHalfCols = kBlockCols / kClusterSize;
+  static constexpr int kBlockRows = 128;  // per CTA; the pair's MMA has M = 2 x 128
+  static constexpr int kBlockCols = 256;  // per cluster: MMA N, shared by the pair
+  static constexpr int kHalfCols = kBlockCols / kClusterSize;  // each CTA loads and holds these
   static constexpr int kBlockK = 64;  // one 128-byte swizzle row of 16-bit K
   static constexpr int kUmmaK = 16;
   static constexpr int kStages = kStages_;
 
-  // Warp roles: 0 TMA producer, 1 MMA issuer (even CTA), 2 TMEM allocator,
-  // 3 idle, 4-7 the epilogue warpgroup (warp w reads TMEM lanes 32 (w % 4)..).
+  // Eight warps, in the roles of gemm_kernel.cuh (role_of).
   static constexpr int kThreads = 256;
-  static constexpr int kProducerWarp = 0, kMmaWarp = 1, kTmemWarp = 2, kFirstEpilogueWarp = 4;
 
+  // A stage in each CTA's shared memory: its row tile and its half of the
+  // column block (the MMA reads the peer's half from the peer).
   static constexpr int kMNBox = 64;  // M/N extent of a box of an M/N-major operand
   static constexpr uint32_t kBoxBytes = kMNBox * kBlockK * 2;
   static constexpr uint32_t kRowTileBytes = kBlockRows * kBlockK * 2;
-  static constexpr uint32_t kColHalfBytes = kHalfCols * kBlockK * 2;
-  static constexpr uint32_t kStageBytes = kRowTileBytes + kColHalfBytes;
+  static constexpr uint32_t kColTileBytes = kHalfCols * kBlockK * 2;
+  static constexpr uint32_t kStageBytes = kRowTileBytes + kColTileBytes;
 
   // Two fp32 accumulators of 128 lanes x 256 columns: the epilogue drains one
   // while the MMA fills the other.

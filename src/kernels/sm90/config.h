@@ -20,15 +20,19 @@ struct Config {
   static constexpr bool kRowMN = kRowMN_;
   static constexpr bool kColMN = kColMN_;
 
+  // Blocks are counted per CTA (rows) or per cluster (columns), as in
+  // sm100's Config.
   static constexpr int kClusterSize = 2;  // the pair shares the column operand
   static constexpr int kConsumers = 2;    // warpgroups, 64 rows each
   static constexpr int kThreads = 128 * (1 + kConsumers);
-  static constexpr int kBlockRows = 64 * kConsumers;
-  static constexpr int kBlockCols = 256;  // wgmma N
-  static constexpr int kBlockK = 64;      // one 128-byte swizzle row of 16-bit K
+  static constexpr int kBlockRows = 64 * kConsumers;  // per CTA
+  static constexpr int kBlockCols = 256;              // per cluster: wgmma N, shared by the pair
+  static constexpr int kBlockK = 64;                  // one 128-byte swizzle row of 16-bit K
   static constexpr int kStages = kStages_;
-  static constexpr int kHalfCols = kBlockCols / kClusterSize;  // each CTA loads this many
+  static constexpr int kHalfCols = kBlockCols / kClusterSize;  // each CTA loads these
 
+  // A stage in each CTA's shared memory: its row tile and the whole column
+  // block (each CTA multicasts its half into both).
   // A TMA box of an M/N-major operand: 64 elements of M/N by kBlockK.
   static constexpr int kMNBox = 64;
   static constexpr uint32_t kBoxBytes = kMNBox * kBlockK * 2;

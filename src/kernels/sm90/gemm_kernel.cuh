@@ -13,13 +13,17 @@
 // while the stores drain (the producer has already loaded its first stages).
 #pragma once
 
+#include "kernels/common/cluster_tiles.cuh"
 #include "kernels/common/epilogue.cuh"
+#include "kernels/common/epilogue_store.cuh"
 #include "kernels/common/gemm_params.h"
+#include "kernels/common/kernel_start.cuh"
+#include "kernels/common/operand_load.cuh"
 #include "kernels/common/pipeline_state.h"
 #include "kernels/common/smem_desc.h"
+#include "kernels/common/stage_storage.cuh"
 #include "kernels/common/tile_place.cuh"
 #include "kernels/ptx/barrier.cuh"
-#include "kernels/ptx/fence.cuh"
 #include "kernels/ptx/index.cuh"
 #include "kernels/ptx/tma.cuh"
 #include "kernels/ptx/warp.cuh"
@@ -28,21 +32,20 @@
 
 namespace bwgemm::sm90 {
 
-template <class Cfg>
-struct SharedStorage {
-  uint8_t* base;
+// Warp roles: warpgroup 0 produces (warp 0 issues the TMA loads, the other
+// three only give their registers away); every other warpgroup is a consumer
+// that runs the wgmma mainloop and the epilogue of its 64 rows.
+enum class Role { Producer, Math };
 
-  BWGEMM_DEVICE uint8_t* row_tile(uint32_t stage) const { return base + stage * Cfg::kStageBytes; }
-  BWGEMM_DEVICE uint8_t* col_tile(uint32_t stage) const {
-    return row_tile(stage) + Cfg::kRowTileBytes;
+BWGEMM_DEVICE Role role_of(uint32_t warp) { return warp / 4 == 0 ? Role::Producer : Role::Math; }
+
+// Stages and barriers as both families lay them out, and a staging buffer
+// per consumer.
+template <class Cfg>
+struct SharedStorage : StageStorage<Cfg> {
+  BWGEMM_DEVICE uint8_t* consumer_staging(uint32_t consumer) const {
+    return this->staging() + consumer * Cfg::kStagingBytes;
   }
-  BWGEMM_DEVICE uint8_t* staging_chunk(uint32_t consumer, uint32_t slot) const {
-    return base + Cfg::kStagingOffset + consumer * Cfg::kStagingBytes + slot * Cfg::kChunkBytes;
-  }
-  BWGEMM_DEVICE ptx::Mbarrier* full(uint32_t stage) const {
-    return reinterpret_cast<ptx::Mbarrier*>(base + Cfg::kBarrierOffset) + stage;
-  }
-  BWGEMM_DEVICE ptx::Mbarrier* empty(uint32_t stage) const { return full(Cfg::kStages) + stage; }
 };
 
 // The TMA warp: one elected thread fills the ring for every tile of this
@@ -52,47 +55,28 @@ BWGEMM_DEVICE void produce(const GemmParams& p, const SharedStorage<Cfg>& smem, 
                            int32_t k_blocks) {
   constexpr uint16_t kBothCtas = 0b11;
   PipelineState<Cfg::kStages> ring;
-  for (int64_t t = ptx::cluster_index(); t < p.scheduler.tile_count(); t += ptx::cluster_count()) {
+  for (const int64_t t : ClusterTiles(p.scheduler)) {
     const TilePlace place = place_tile<Cfg>(p, t, rank);
     const int32_t half0 = place.col0 + int32_t(rank) * Cfg::kHalfCols;
     for (int32_t kb = 0; kb < k_blocks; ++kb) {
       const int32_t k0 = kb * Cfg::kBlockK;
       ptx::Mbarrier* full = smem.full(ring.stage);
-      // Wait until both CTAs' consumers released the stage, then load it.
+      // Wait until both CTAs' consumers released the stage, then load it:
+      // this CTA's rows, and its half of the columns into both CTAs.
       ptx::mbarrier_wait(smem.empty(ring.stage), ring.phase ^ 1);
       ptx::mbarrier_arrive_expect_tx(full, Cfg::kStageBytes);
-      uint8_t* rows = smem.row_tile(ring.stage);
-      uint8_t* cols = smem.col_tile(ring.stage);
-      if constexpr (Cfg::kRowMN) {
-        for (int j = 0; j < Cfg::kBlockRows / Cfg::kMNBox; ++j)
-          ptx::tma_load_3d(rows + j * Cfg::kBoxBytes, &p.row_map, full,
-                           place.row0 + j * Cfg::kMNBox, k0, place.row_plane);
-      } else {
-        ptx::tma_load_3d(rows, &p.row_map, full, k0, place.row0, place.row_plane);
-      }
-      if constexpr (Cfg::kColMN) {
-        constexpr int kBoxesPerHalf = Cfg::kHalfCols / Cfg::kMNBox;
-        for (int j = 0; j < kBoxesPerHalf; ++j)
-          ptx::tma_load_3d_multicast(cols + (rank * kBoxesPerHalf + j) * Cfg::kBoxBytes, &p.col_map,
-                                     full, kBothCtas, half0 + j * Cfg::kMNBox, k0, place.col_plane);
-      } else {
-        ptx::tma_load_3d_multicast(cols + rank * (Cfg::kColTileBytes / 2), &p.col_map, full,
-                                   kBothCtas, k0, half0, place.col_plane);
-      }
+      load_operand<Cfg, Cfg::kRowMN, Cfg::kBlockRows>(
+          smem.row_tile(ring.stage), 0, place.row0, k0, [&](void* dst, int32_t c0, int32_t c1) {
+            ptx::tma_load_3d(dst, &p.row_map, full, c0, c1, place.row_plane);
+          });
+      load_operand<Cfg, Cfg::kColMN, Cfg::kHalfCols>(
+          smem.col_tile(ring.stage), rank, half0, k0, [&](void* dst, int32_t c0, int32_t c1) {
+            ptx::tma_load_3d_multicast(dst, &p.col_map, full, kBothCtas, c0, c1, place.col_plane);
+          });
       ring.advance();
     }
   }
 }
-
-// Descriptor of a stage's operand tile for one consumer (see smem_desc.h).
-template <bool kMNMajor>
-BWGEMM_DEVICE uint64_t operand_desc(uint32_t start, uint32_t mn_block_bytes) {
-  return encode_wgmma_desc({start, kMNMajor ? mn_block_bytes : 16u, 1024u, SmemSwizzle::B128});
-}
-
-// Bytes one wgmma K step (16 elements) moves the start address.
-template <bool kMNMajor>
-constexpr uint32_t kK16Bytes = kMNMajor ? 16 * 128 : 16 * 2;
 
 template <class Cfg>
 BWGEMM_DEVICE void release_stage(const SharedStorage<Cfg>& smem, uint32_t stage, uint32_t rank) {
@@ -110,11 +94,12 @@ BWGEMM_DEVICE void mainloop(const SharedStorage<Cfg>& smem, PipelineState<Cfg::k
   uint32_t previous = 0;
   for (int32_t kb = 0; kb < k_blocks; ++kb) {
     ptx::mbarrier_wait(smem.full(ring.stage), ring.phase);
-    const uint64_t a = operand_desc<Cfg::kRowMN>(
+    // This consumer's 64 rows of the row tile, all of the column tile.
+    const uint64_t a = operand_desc<DescKind::Wgmma, Cfg::kRowMN>(
         ptx::smem_address(smem.row_tile(ring.stage)) + consumer * (Cfg::kRowTileBytes / 2),
         Cfg::kBoxBytes);
-    const uint64_t b =
-        operand_desc<Cfg::kColMN>(ptx::smem_address(smem.col_tile(ring.stage)), Cfg::kBoxBytes);
+    const uint64_t b = operand_desc<DescKind::Wgmma, Cfg::kColMN>(
+        ptx::smem_address(smem.col_tile(ring.stage)), Cfg::kBoxBytes);
     ptx::wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < Cfg::kBlockK / 16; ++kk)
@@ -131,10 +116,8 @@ BWGEMM_DEVICE void mainloop(const SharedStorage<Cfg>& smem, PipelineState<Cfg::k
   release_stage(smem, previous, rank);
 }
 
-// alpha/beta, conversion and the store of one consumer's 64 x 256 block:
-// chunks are written into the staging buffer as many at a time as it holds,
-// then stored (TMA, or threads where a TMA store cannot clip exactly), and
-// the consumer moves on while the stores drain.
+// alpha/beta, conversion and the store of one consumer's 64 x 256 block
+// (epilogue_store.cuh): the consumer moves on while the stores drain.
 // kReadC: beta != 0. The two cases are separate code so that the common one
 // (beta == 0) runs no branch and no bounds check per element.
 template <class Cfg, class Mma, bool kReadC>
@@ -152,64 +135,41 @@ BWGEMM_DEVICE void epilogue_tile(const GemmParams& p, const SharedStorage<Cfg>& 
   const uint32_t ra = 16 * warp + lane / 4, rb = ra + 8;
   const uint32_t pair_col = 2 * (lane % 4);
   Out* d = static_cast<Out*>(p.out) + place.batch * p.out_stride;
-  const uint32_t barrier_id = 1 + consumer;
 
+  // The wgmma accumulator fragments of one chunk: 8-column blocks of this
+  // thread's column pair in rows ra and rb.
+  const auto fill_chunk = [&](int chunk, int32_t col0, uint8_t* buffer) {
+    // beta != 0: a chunk wholly inside D reads C without per-element bounds
+    // checks, through this thread's two row pointers.
+    const bool interior = row0 + 64 <= p.rows && col0 + Cfg::kChunkCols <= p.cols;
+    const Out* c_ra = d + int64_t(row0 + int32_t(ra)) * p.out_ld + col0 + pair_col;
+    const Out* c_rb = c_ra + 8 * p.out_ld;
 #pragma unroll
-  for (int group = 0; group < Cfg::kChunks / Cfg::kChunksPerStaging; ++group) {
-    const int first_chunk = group * Cfg::kChunksPerStaging;
-    if (place.col0 + first_chunk * Cfg::kChunkCols >= p.cols) break;
-    // Earlier stores (the previous group or tile) must have read the buffer.
-    if (thread == 0) ptx::tma_store_wait_read<0>();
-    ptx::named_barrier_sync(barrier_id, 128);
-#pragma unroll
-    for (int slot = 0; slot < Cfg::kChunksPerStaging; ++slot) {
-      const int chunk = first_chunk + slot;
-      const int32_t col0 = place.col0 + chunk * Cfg::kChunkCols;
-      uint8_t* buffer = smem.staging_chunk(consumer, slot);
-      // beta != 0: a chunk wholly inside D reads C without per-element bounds
-      // checks, through this thread's two row pointers.
-      const bool interior = row0 + 64 <= p.rows && col0 + Cfg::kChunkCols <= p.cols;
-      const Out* c_ra = d + int64_t(row0 + int32_t(ra)) * p.out_ld + col0 + pair_col;
-      const Out* c_rb = c_ra + 8 * p.out_ld;
-#pragma unroll
-      for (int jj = 0; jj < kBlocksPerChunk; ++jj) {
-        const int j = chunk * kBlocksPerChunk + jj;
-        const uint32_t col = 8 * jj + pair_col;
-        float v0 = alpha * acc[4 * j], v1 = alpha * acc[4 * j + 1];
-        float v2 = alpha * acc[4 * j + 2], v3 = alpha * acc[4 * j + 3];
-        if constexpr (kReadC) {
-          if (interior) {
-            v0 += beta * Traits::to_float(c_ra[8 * jj]);
-            v1 += beta * Traits::to_float(c_ra[8 * jj + 1]);
-            v2 += beta * Traits::to_float(c_rb[8 * jj]);
-            v3 += beta * Traits::to_float(c_rb[8 * jj + 1]);
-          } else {
-            epilogue::add_scaled_pair(&v0, &v1, beta, d, p.out_ld, row0 + int32_t(ra),
-                                      col0 + int32_t(col), p.rows, p.cols);
-            epilogue::add_scaled_pair(&v2, &v3, beta, d, p.out_ld, row0 + int32_t(rb),
-                                      col0 + int32_t(col), p.rows, p.cols);
-          }
+    for (int jj = 0; jj < kBlocksPerChunk; ++jj) {
+      const int j = chunk * kBlocksPerChunk + jj;
+      const uint32_t col = 8 * jj + pair_col;
+      float v0 = alpha * acc[4 * j], v1 = alpha * acc[4 * j + 1];
+      float v2 = alpha * acc[4 * j + 2], v3 = alpha * acc[4 * j + 3];
+      if constexpr (kReadC) {
+        if (interior) {
+          v0 += beta * Traits::to_float(c_ra[8 * jj]);
+          v1 += beta * Traits::to_float(c_ra[8 * jj + 1]);
+          v2 += beta * Traits::to_float(c_rb[8 * jj]);
+          v3 += beta * Traits::to_float(c_rb[8 * jj + 1]);
+        } else {
+          epilogue::add_scaled_pair(&v0, &v1, beta, d, p.out_ld, row0 + int32_t(ra),
+                                    col0 + int32_t(col), p.rows, p.cols);
+          epilogue::add_scaled_pair(&v2, &v3, beta, d, p.out_ld, row0 + int32_t(rb),
+                                    col0 + int32_t(col), p.rows, p.cols);
         }
-        Traits::store_pair(buffer + epilogue::swizzled_offset(ra, col * sizeof(Out)), v0, v1);
-        Traits::store_pair(buffer + epilogue::swizzled_offset(rb, col * sizeof(Out)), v2, v3);
       }
+      Traits::store_pair(buffer + epilogue::swizzled_offset(ra, col * sizeof(Out)), v0, v1);
+      Traits::store_pair(buffer + epilogue::swizzled_offset(rb, col * sizeof(Out)), v2, v3);
     }
-    ptx::fence_proxy_async_smem();
-    ptx::named_barrier_sync(barrier_id, 128);
-#pragma unroll
-    for (int slot = 0; slot < Cfg::kChunksPerStaging; ++slot) {
-      const int32_t col0 = place.col0 + (first_chunk + slot) * Cfg::kChunkCols;
-      if (col0 >= p.cols) break;
-      const uint8_t* buffer = smem.staging_chunk(consumer, slot);
-      if (!p.out_store_exact && col0 + Cfg::kChunkCols > p.cols) {
-        epilogue::store_chunk_bounded<Out, Cfg::kChunkCols>(buffer, 64, d, p.out_ld, row0, col0,
-                                                            p.rows, p.cols, thread, 128);
-      } else if (thread == 0) {
-        ptx::tma_store_3d(&p.out_map, buffer, col0, row0, place.out_plane);
-      }
-    }
-    if (thread == 0) ptx::tma_store_commit();
-  }
+  };
+  // Named barrier 0 is the CTA-wide one.
+  epilogue::store_block_staged<Cfg, 64>(p, d, place, row0, smem.consumer_staging(consumer), thread,
+                                        1 + consumer, fill_chunk);
 }
 
 template <class Cfg>
@@ -221,7 +181,7 @@ BWGEMM_DEVICE void consume(const GemmParams& p, const SharedStorage<Cfg>& smem, 
       Cfg::kRowMN, Cfg::kColMN>;
   float acc[Mma::kAccumulators];
   PipelineState<Cfg::kStages> ring;
-  for (int64_t t = ptx::cluster_index(); t < p.scheduler.tile_count(); t += ptx::cluster_count()) {
+  for (const int64_t t : ClusterTiles(p.scheduler)) {
     const TilePlace place = place_tile<Cfg>(p, t, rank);
     // Zeroing ends the previous tile's accumulators' lifetime (wgmma's asm
     // operands are read-write), so the epilogue can reuse their registers.
@@ -239,39 +199,29 @@ BWGEMM_DEVICE void consume(const GemmParams& p, const SharedStorage<Cfg>& smem, 
 
 template <class Cfg>
 BWGEMM_DEVICE void gemm_kernel_body(const GemmParams& p) {
-  const SharedStorage<Cfg> smem{ptx::dynamic_smem()};
-  const uint32_t warpgroup = ptx::thread_index() / 128;
+  const SharedStorage<Cfg> smem{{ptx::dynamic_smem()}};
+  const uint32_t warp = ptx::warp_index();
   const uint32_t rank = ptx::cluster_cta_rank();
 
   if (ptx::thread_index() == 0) {
-    for (int s = 0; s < Cfg::kStages; ++s) {
-      ptx::mbarrier_init(smem.full(s), 1);
-      ptx::mbarrier_init(smem.empty(s), Cfg::kEmptyArrivals);
-    }
-    ptx::fence_mbarrier_init();
-    if (p.depth > 0) {
-      ptx::prefetch_tensor_map(&p.row_map);
-      ptx::prefetch_tensor_map(&p.col_map);
-    }
-    ptx::prefetch_tensor_map(&p.out_map);
+    init_barrier_rings(
+        BarrierRing{smem.full(0), smem.empty(0), Cfg::kStages, 1, Cfg::kEmptyArrivals});
+    prefetch_maps(p);
   }
   // The peer may arrive on, and multicast into, this CTA only after this.
   ptx::cluster_sync();
 
-  // alpha == 0 reads neither A nor B, k == 0 has nothing to read: both give
-  // D = beta * D with no mainloop at all, in both CTAs alike.
   const float alpha = p.alpha.load();
   const float beta = p.beta.load();
-  const int32_t k_blocks =
-      (p.depth > 0 && alpha != 0.0f) ? (p.depth + Cfg::kBlockK - 1) / Cfg::kBlockK : 0;
+  const int32_t k_blocks = k_block_count<Cfg::kBlockK>(p.depth, alpha);
 
-  if (warpgroup == 0) {
+  if (role_of(warp) == Role::Producer) {
     ptx::decrease_registers<Cfg::kProducerRegisters>();
-    if (ptx::warp_index() == 0 && ptx::elect_one()) produce<Cfg>(p, smem, rank, k_blocks);
+    if (warp == 0 && ptx::elect_one()) produce<Cfg>(p, smem, rank, k_blocks);
     ptx::sync_warp();
   } else {
     ptx::increase_registers<Cfg::kConsumerRegisters>();
-    consume<Cfg>(p, smem, rank, warpgroup - 1, k_blocks, alpha, beta);
+    consume<Cfg>(p, smem, rank, warp / 4 - 1, k_blocks, alpha, beta);
   }
   // No CTA leaves while its peer may still arrive on or multicast into it.
   ptx::cluster_sync();
