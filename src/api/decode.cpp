@@ -62,9 +62,10 @@ bool types_supported(const RawCall& c) {
   }
 }
 
-bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15u) == 0; }
-bool bytes_aligned16(int64_t elements, DType t) {
-  return (elements * static_cast<int64_t>(dtype_size(t))) % 16 == 0;
+// Element-aligned: the kernels load and store whole elements; whether TMA
+// can address the rows (16-byte multiples) is the launcher's business.
+bool element_aligned(const void* p, DType t) {
+  return reinterpret_cast<uintptr_t>(p) % dtype_size(t) == 0;
 }
 
 // TMA global strides must stay below 2^40 bytes; tile coordinates are int32.
@@ -129,10 +130,8 @@ bwgemmReason_t check_layout(const GemmProblem& p) {
   if (!stride_in_range(p.lda, p.ab_type) || !stride_in_range(p.ldb, p.ab_type) ||
       !stride_in_range(p.ldc, p.c_type))
     return BWGEMM_REASON_TOO_LARGE;
-  if (!aligned16(p.a) || !aligned16(p.b) || !aligned16(p.c))
-    return BWGEMM_REASON_UNSUPPORTED_LAYOUT;
-  if (!bytes_aligned16(p.lda, p.ab_type) || !bytes_aligned16(p.ldb, p.ab_type) ||
-      !bytes_aligned16(p.ldc, p.c_type))
+  if (!element_aligned(p.a, p.ab_type) || !element_aligned(p.b, p.ab_type) ||
+      !element_aligned(p.c, p.c_type))
     return BWGEMM_REASON_UNSUPPORTED_LAYOUT;
   if (p.batch > 1) {
     // Negative strides and overlapping outputs stay with cuBLAS.
@@ -141,9 +140,6 @@ bwgemmReason_t check_layout(const GemmProblem& p) {
       return BWGEMM_REASON_UNSUPPORTED_BATCH;
     // stride_c >= ldc * n, written so that it cannot overflow.
     if (p.stride_c / p.n < p.ldc) return BWGEMM_REASON_UNSUPPORTED_BATCH;
-    if (!bytes_aligned16(p.stride_a, p.ab_type) || !bytes_aligned16(p.stride_b, p.ab_type) ||
-        !bytes_aligned16(p.stride_c, p.c_type))
-      return BWGEMM_REASON_UNSUPPORTED_LAYOUT;
   }
   return BWGEMM_REASON_KERNEL_SELECTED;
 }

@@ -20,8 +20,9 @@ bwgemmReason_t classify_call(const RawCall& call);
 // the compute type implies (float for the 32F compute types bwgemm takes).
 GemmProblem make_problem(const RawCall& call, cublasPointerMode_t mode, cudaStream_t stream);
 
-// Checks what the kernels need of memory: 16-byte aligned bases, leading
-// dimensions and strides, non-overlapping C across a batch, sizes in range.
+// Checks what the kernels need of memory: element-aligned bases,
+// non-overlapping C across a batch, sizes and strides in range. (Which
+// layouts the kernels load at full speed is the launcher's load plan.)
 bwgemmReason_t check_layout(const GemmProblem& p);
 
 }  // namespace bwgemm

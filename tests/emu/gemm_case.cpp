@@ -4,6 +4,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -67,29 +68,34 @@ int64_t round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
 std::string describe(const GemmCase& c) {
   char buf[256];
   std::snprintf(buf, sizeof buf,
-                "%s->%s %c%c m=%lld n=%lld k=%lld batch=%lld%s alpha=%g beta=%g%s pad=%lld %s",
+                "%s->%s %c%c m=%lld n=%lld k=%lld batch=%lld%s alpha=%g beta=%g%s %s%lld "
+                "offset=%lld %s",
                 name(c.ab), name(c.c), c.ta ? 'T' : 'N', c.tb ? 'T' : 'N',
                 static_cast<long long>(c.m), static_cast<long long>(c.n),
                 static_cast<long long>(c.k), static_cast<long long>(c.batch),
                 c.broadcast_b ? " (B broadcast)" : "", double(c.alpha), double(c.beta),
-                c.device_scalars ? " (device scalars)" : "", static_cast<long long>(c.pad),
-                c.integers ? "integers" : "gaussian");
+                c.device_scalars ? " (device scalars)" : "",
+                c.minimal_ld ? "ld=min" : "pad=", static_cast<long long>(c.minimal_ld ? 0 : c.pad),
+                static_cast<long long>(c.offset), c.integers ? "integers" : "gaussian");
   return buf;
 }
 
 HostGemm::HostGemm(const GemmCase& gc, uint64_t seed) : c(gc) {
   const int64_t a_rows = c.ta ? c.k : c.m, a_cols = c.ta ? c.m : c.k;
   const int64_t b_rows = c.tb ? c.n : c.k, b_cols = c.tb ? c.k : c.n;
-  lda = round_up(a_rows, 8) + c.pad;
-  ldb = round_up(b_rows, 8) + c.pad;
-  ldc = round_up(c.m, 8) + c.pad;
+  const auto ld_of = [&](int64_t rows) {
+    return c.minimal_ld ? std::max<int64_t>(rows, 1) : round_up(rows, 8) + c.pad;
+  };
+  lda = ld_of(a_rows);
+  ldb = ld_of(b_rows);
+  ldc = ld_of(c.m);
   stride_a = lda * a_cols;
   stride_b = c.broadcast_b ? 0 : ldb * b_cols;
   stride_c = ldc * c.n;
   const int64_t b_planes = c.broadcast_b ? 1 : c.batch;
-  a.resize(size_t(stride_a * c.batch) * elem(c.ab));
-  b.resize(size_t(ldb * b_cols * b_planes) * elem(c.ab));
-  c_initial.resize(size_t(stride_c * c.batch) * elem(c.c));
+  a.resize(size_t(c.offset + stride_a * c.batch) * elem(c.ab));
+  b.resize(size_t(c.offset + ldb * b_cols * b_planes) * elem(c.ab));
+  c_initial.resize(size_t(c.offset + stride_c * c.batch) * elem(c.c));
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<int> small(-3, 3);
   std::normal_distribution<double> normal(0.0, 1.0);
@@ -97,11 +103,13 @@ HostGemm::HostGemm(const GemmCase& gc, uint64_t seed) : c(gc) {
   for (size_t i = 0; i < a.size() / elem(c.ab); ++i) store(c.ab, &a[i * elem(c.ab)], value());
   for (size_t i = 0; i < b.size() / elem(c.ab); ++i) store(c.ab, &b[i * elem(c.ab)], value());
   // C: data inside m x n (NaN when beta == 0: the kernel must not read it),
-  // a sentinel in the padding rows, which nobody may write.
+  // a sentinel in the padding rows and before the matrix, which nobody may
+  // write.
+  for (int64_t i = 0; i < c.offset; ++i) store(c.c, &c_initial[size_t(i) * elem(c.c)], -7777.0);
   for (int64_t bt = 0; bt < c.batch; ++bt)
     for (int64_t j = 0; j < c.n; ++j)
       for (int64_t i = 0; i < ldc; ++i)
-        store(c.c, &c_initial[size_t(bt * stride_c + j * ldc + i) * elem(c.c)],
+        store(c.c, &c_initial[size_t(c.offset + bt * stride_c + j * ldc + i) * elem(c.c)],
               i >= c.m         ? -7777.0
               : c.beta == 0.0f ? std::nan("")
                                : value());
@@ -117,9 +125,9 @@ GemmProblem HostGemm::problem(const void* a_ptr, const void* b_ptr, void* c_ptr,
   p.m = c.m;
   p.n = c.n;
   p.k = c.k;
-  p.a = a_ptr;
-  p.b = b_ptr;
-  p.c = c_ptr;
+  p.a = static_cast<const uint8_t*>(a_ptr) + c.offset * int64_t(elem(c.ab));
+  p.b = static_cast<const uint8_t*>(b_ptr) + c.offset * int64_t(elem(c.ab));
+  p.c = static_cast<uint8_t*>(c_ptr) + c.offset * int64_t(elem(c.c));
   p.lda = lda;
   p.ldb = ldb;
   p.ldc = ldc;
@@ -146,9 +154,11 @@ std::string HostGemm::check(const uint8_t* out) const {
     report += buf;
   };
   std::vector<double> x(size_t(c.m * c.k)), y(size_t(c.n * c.k));  // op(A) rows, op(B) columns
+  if (std::memcmp(out, c_initial.data(), size_t(c.offset) * ec) != 0)
+    fail("written before C:", 0, -1, -1, load(c.c, out), load(c.c, c_initial.data()));
   for (int64_t bt = 0; bt < c.batch; ++bt) {
-    const uint8_t* ab = a.data() + size_t(bt * stride_a) * ea;
-    const uint8_t* bb = b.data() + size_t(bt * stride_b) * ea;
+    const uint8_t* ab = a.data() + size_t(c.offset + bt * stride_a) * ea;
+    const uint8_t* bb = b.data() + size_t(c.offset + bt * stride_b) * ea;
     for (int64_t i = 0; i < c.m; ++i)
       for (int64_t l = 0; l < c.k; ++l)
         x[size_t(i * c.k + l)] = load(c.ab, ab + size_t(c.ta ? i * lda + l : l * lda + i) * ea);
@@ -157,7 +167,7 @@ std::string HostGemm::check(const uint8_t* out) const {
         y[size_t(j * c.k + l)] = load(c.ab, bb + size_t(c.tb ? l * ldb + j : j * ldb + l) * ea);
     for (int64_t j = 0; j < c.n; ++j) {
       for (int64_t i = 0; i < ldc; ++i) {
-        const size_t at = size_t(bt * stride_c + j * ldc + i) * ec;
+        const size_t at = size_t(c.offset + bt * stride_c + j * ldc + i) * ec;
         if (i >= c.m) {
           if (std::memcmp(out + at, &c_initial[at], ec) != 0) {
             fail("padding overwritten:", bt, i, j, load(c.c, out + at), load(c.c, &c_initial[at]));

@@ -19,6 +19,8 @@ struct GemmCase {
   float alpha = 1.0f, beta = 0.0f;
   bool device_scalars = false;  // alpha/beta read through pointers by the kernel
   int64_t pad = 8;              // leading dimensions: rows rounded up to 8, plus pad
+  bool minimal_ld = false;      // leading dimensions: exactly the rows (pad unused)
+  int64_t offset = 0;           // elements every matrix starts past its buffer's start
   bool broadcast_b = false;     // batch stride 0 for B
   bool integers = true;         // small integers (exact) or gaussian inputs
 };

@@ -23,7 +23,8 @@ namespace {
 struct Run {
   GemmCase c;
   uint32_t sm_count;
-  uint64_t seed;  // 0: deterministic schedule
+  uint64_t seed;         // 0: deterministic schedule
+  bool refused = false;  // the launcher must send the case to cuBLAS
 };
 
 std::vector<Run> matrix() {
@@ -105,6 +106,34 @@ std::vector<Run> matrix() {
   s.k = 16;
   s.tb = true;
   runs.push_back({s, 4, 0});
+  // Leading dimensions and bases TMA cannot address (gemm_params.h,
+  // OperandLoad): minimal leading dimensions with odd extents, bases a few
+  // elements past 16 bytes; C by threads, rows or K loaded by classes.
+  const auto unaligned = [&](bool ta, bool tb, int64_t m, int64_t n, int64_t k, int64_t offset,
+                             DType out, float beta, uint64_t seed, bool refused) {
+    GemmCase u;
+    u.ab = seed % 2 ? DType::BF16 : DType::F16;
+    u.c = out == DType::F32 ? DType::F32 : u.ab;
+    u.ta = ta;
+    u.tb = tb;
+    u.m = m;
+    u.n = n;
+    u.k = k;
+    u.beta = beta;
+    u.minimal_ld = true;
+    u.offset = offset;
+    runs.push_back({u, 4, seed, refused});
+  };
+  const DType same = DType::F16;
+  unaligned(true, false, 301, 133, 104, 0, same, 0.0f, 0, false);   // ldc odd: stores by threads
+  unaligned(true, false, 301, 133, 104, 0, same, -1.0f, 2, false);  // ... reading C
+  unaligned(false, false, 264, 133, 203, 0, same, 0.0f, 0, false);  // ldb odd, B K-major
+  unaligned(false, false, 264, 133, 203, 0, DType::F32, 1.0f, 3, false);
+  unaligned(false, true, 264, 203, 100, 0, same, 0.0f, 0, false);        // ldb odd, B M/N-major
+  unaligned(false, true, 301, 203, 100, 0, DType::F32, 0.0f, 4, false);  // lda, ldb, ldc odd
+  unaligned(false, true, 256, 200, 128, 3, same, 1.0f, 0, false);        // every base + 3
+  unaligned(false, false, 301, 133, 203, 0, same, 0.0f, 0, true);  // A M/N-major beside K-major B
+  unaligned(true, false, 256, 200, 100, 0, same, 0.0f, 0, true);   // A K-major, odd lda
   // Random interleavings and asynchronous completion orders.
   for (uint64_t seed = 1; seed <= 6; ++seed) {
     GemmCase r;
@@ -159,7 +188,9 @@ int main(int argc, char** argv) {
     const EmuOutcome out = sm100 ? run_sm100(g, o) : run_sm90(g, o);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const std::string bad = out.launched ? g.check(out.c.data()) : out.error;
+    const std::string bad = r.refused ? (out.launched ? "launched a layout it cannot load" : "")
+                            : out.launched ? g.check(out.c.data())
+                                           : out.error;
     if (!bad.empty()) {
       ++failures;
       std::printf("FAIL %s\n%s\n", name.c_str(), bad.c_str());

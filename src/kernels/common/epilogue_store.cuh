@@ -2,7 +2,8 @@
 // The staged store of one warpgroup's block of D, shared by the kernel
 // families: chunks of kChunkRows x 128 bytes are filled into a staging buffer
 // as many at a time as it holds, then stored by TMA, or by the threads where a
-// TMA store cannot clip the last column exactly. The warpgroup moves on while
+// TMA store cannot clip the last column exactly or D's rows are not 16-byte
+// aligned. The warpgroup moves on while
 // the stores drain; the next fill of the buffer waits for them to have read it.
 #pragma once
 
@@ -45,7 +46,7 @@ BWGEMM_DEVICE void store_block_staged(const GemmParams& p, typename Cfg::Out* d,
       const int32_t col0 = place.col0 + (first_chunk + slot) * Cfg::kChunkCols;
       if (col0 >= p.cols) break;
       const uint8_t* buffer = staging + slot * Cfg::kChunkBytes;
-      if (!p.out_store_exact && col0 + Cfg::kChunkCols > p.cols) {
+      if (p.out_by_threads || (!p.out_store_exact && col0 + Cfg::kChunkCols > p.cols)) {
         store_chunk_bounded<typename Cfg::Out, Cfg::kChunkCols>(
             buffer, kChunkRows, d, p.out_ld, row0, col0, p.rows, p.cols, thread, 128);
       } else if (thread == 0) {

@@ -8,6 +8,8 @@ namespace bwgemm {
 LaunchResult launch_gemm(const VariantCatalog& catalog, const GemmProblem& p,
                          const DeviceCaps& caps, int config, uint32_t* error_flag) {
   const KernelView view = to_kernel_view(p);
+  if (!plan_loads(view).supported)
+    return {LaunchStatus::kForward, BWGEMM_REASON_UNSUPPORTED_LAYOUT};
   const KernelVariant& variant = catalog.select(variant_key(view));
   GemmParams params;
   if (!make_launch_params(view, catalog.tile_shape(config, view.out_type), &params)) {

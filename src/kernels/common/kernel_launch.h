@@ -20,8 +20,9 @@ struct VariantCatalog {
   TileShape (*tile_shape)(int config, DType out_type);
 };
 
-// kEnqueued, or kForward (LAUNCH_FAILED, with a warning) when the driver
-// rejects a TMA map or the launch; nothing is enqueued then.
+// kEnqueued; kForward with UNSUPPORTED_LAYOUT when no load plan takes the
+// operands' layout (launch_params.h), or with LAUNCH_FAILED (and a warning)
+// when the driver rejects a TMA map or the launch. Nothing is enqueued then.
 LaunchResult launch_gemm(const VariantCatalog& catalog, const GemmProblem& p,
                          const DeviceCaps& caps, int config, uint32_t* error_flag);
 

@@ -34,13 +34,16 @@ BWGEMM_DEVICE void init_barrier_rings(const Rings&... rings) {
 }
 
 // One thread: brings the tensor maps into the cache before their first use;
-// the operand maps only where a mainloop will read them.
+// the operand maps only where a mainloop will read them, D's only where TMA
+// stores it.
 BWGEMM_DEVICE void prefetch_maps(const GemmParams& p) {
   if (p.depth > 0) {
-    ptx::prefetch_tensor_map(&p.row_map);
-    ptx::prefetch_tensor_map(&p.col_map);
+    for (const OperandMaps* op : {&p.row, &p.col}) {
+      const int maps = op->load == OperandLoad::kTiled ? 1 : kLoadClasses;
+      for (int c = 0; c < maps; ++c) ptx::prefetch_tensor_map(&op->maps[c]);
+    }
   }
-  ptx::prefetch_tensor_map(&p.out_map);
+  if (!p.out_by_threads) ptx::prefetch_tensor_map(&p.out_map);
 }
 
 // The k blocks of kBlockK every tile's mainloop runs. alpha == 0 reads

@@ -20,8 +20,8 @@ BWGEMM_HOST_DEVICE TilePlace place_tile(const GemmParams& p, int64_t linear, uin
   TilePlace place;
   place.row0 = (t.row_block * Cfg::kClusterSize + int32_t(rank)) * Cfg::kBlockRows;
   place.col0 = t.col_block * Cfg::kBlockCols;
-  place.row_plane = p.row_batched ? t.batch : 0;
-  place.col_plane = p.col_batched ? t.batch : 0;
+  place.row_plane = p.row.batched ? t.batch : 0;
+  place.col_plane = p.col.batched ? t.batch : 0;
   place.out_plane = p.out_batched ? t.batch : 0;
   place.batch = t.batch;
   return place;

@@ -16,9 +16,18 @@ namespace bwgemm::sm90 {
 //    64 cluster tiles up (2047x2049x1023, 3000x5000x700, 4095x4097x4096, ...),
 //    but at 0.52-0.57x on 1000^3 (16 cluster tiles: most SMs idle).
 //  - Only same-type outputs were measured; fp32 outputs stay with cuBLAS.
+//  - leading dimensions or bases not 16-byte aligned (any ld, GPT-2's 50257
+//    vocabulary): cuBLAS runs at 96-148 TFLOP/s on the H200; the kernel loads
+//    such operands by residue classes (gemm_params.h), see docs/perf.md.
 bool policy_prefers_kernel(const GemmProblem& p, const DeviceCaps& caps) {
   if (p.c_type != p.ab_type) return false;
-  const bool cublas_fast_path = p.m % 16 == 0 && p.n % 16 == 0 && p.k % 16 == 0;
+  const auto aligned = [](const void* base, int64_t ld, DType t) {
+    return reinterpret_cast<uintptr_t>(base) % 16 == 0 &&
+           ld * static_cast<int64_t>(dtype_size(t)) % 16 == 0;
+  };
+  const bool cublas_fast_path = p.m % 16 == 0 && p.n % 16 == 0 && p.k % 16 == 0 &&
+                                aligned(p.a, p.lda, p.ab_type) && aligned(p.b, p.ldb, p.ab_type) &&
+                                aligned(p.c, p.ldc, p.c_type);
   if (cublas_fast_path) return false;
   // At least one full wave of 2-CTA clusters of 256 x 256 output tiles.
   const int64_t cluster_tiles = (p.n + 255) / 256 * ((p.m + 255) / 256) * p.batch;

@@ -128,8 +128,8 @@ void ctas_place_every_block_once_in_cluster_pairs(void**) {
       continue;
     bwgemm::GemmParams p{};
     p.scheduler = make(s);
-    p.row_batched = p.out_batched = true;
-    p.col_batched = false;  // a broadcast column operand
+    p.row.batched = p.out_batched = true;
+    p.col.batched = false;  // a broadcast column operand
     const int64_t cta_rows = int64_t{p.scheduler.row_blocks} * Cfg::kClusterSize;
     std::vector<int> writes(static_cast<size_t>(cta_rows * p.scheduler.col_blocks * s.batch), 0);
     for (int64_t c = 0; c < kClusters; ++c) {
