@@ -362,6 +362,59 @@ void zero_alpha_runs_on_the_kernel(void**) {
   assert_true(fake::record(0).last_problem.alpha.value == 0.0f);
 }
 
+// ---- NULL pointers: cuBLAS answers (INVALID_VALUE in 13.1), no kernel runs -----
+
+// Each operand pointer of the entry (the arrays on the pointer-array forms)
+// and each scalar in turn set to NULL, under the forced-kernel policy.
+void assert_each_null_pointer_forwarded(int64_t k, const void* alpha, bwgemmReason_t reason) {
+  bwgemmSetThreadPolicy(BWGEMM_POLICY_FORCE_KERNEL);
+  for (int which = 0; which < 5; ++which) {
+    assert_forwarded_everywhere(
+        [&](GemmCall& c) {
+          c.k = k;
+          if (alpha != nullptr) c.alpha = alpha;
+          const bool arrays = test::is_pointer_array(c.entry);
+          switch (which) {
+            case 0: (arrays ? c.Aarray = nullptr : c.A = nullptr); break;
+            case 1: (arrays ? c.Barray = nullptr : c.B = nullptr); break;
+            case 2: (arrays ? c.Carray = nullptr : c.C = nullptr); break;
+            case 3: c.alpha = nullptr; break;
+            case 4: c.beta = nullptr; break;
+          }
+          return true;
+        },
+        reason);
+  }
+  assert_int_equal(fake::total_launches(), 0);
+}
+
+void null_pointers_are_forwarded(void**) {
+  assert_each_null_pointer_forwarded(16, nullptr, BWGEMM_REASON_INVALID_ARGUMENT);
+}
+
+// alpha == 0 or k == 0 means A and B are not read, yet cuBLAS rejects NULL
+// ones: it decides.
+void null_pointers_are_forwarded_when_a_and_b_are_not_read(void**) {
+  static const float zero = 0.0f;
+  assert_each_null_pointer_forwarded(16, &zero, BWGEMM_REASON_INVALID_ARGUMENT);
+  assert_each_null_pointer_forwarded(0, nullptr, BWGEMM_REASON_INVALID_ARGUMENT);
+}
+
+// cuBLAS accepts NULL on an empty problem: still a quick return.
+void null_pointers_on_an_empty_problem_are_a_quick_return(void**) {
+  bwgemmSetThreadPolicy(BWGEMM_POLICY_FORCE_KERNEL);
+  assert_forwarded_everywhere(
+      [](GemmCall& c) {
+        c.m = 0;
+        c.A = c.B = nullptr;
+        c.C = nullptr;
+        c.Aarray = c.Barray = nullptr;
+        c.Carray = nullptr;
+        return true;
+      },
+      BWGEMM_REASON_QUICK_RETURN);
+}
+
 // ---- memory layouts the kernels do not take ---------------------------------------
 
 void unaligned_a_is_forwarded(void**) {
@@ -605,6 +658,9 @@ int main() {
       TEST(pointer_array_batches_are_forwarded),
       TEST(zero_k_runs_on_the_kernel),
       TEST(zero_alpha_runs_on_the_kernel),
+      TEST(null_pointers_are_forwarded),
+      TEST(null_pointers_are_forwarded_when_a_and_b_are_not_read),
+      TEST(null_pointers_on_an_empty_problem_are_a_quick_return),
       TEST(unaligned_a_is_forwarded),
       TEST(unaligned_lda_is_forwarded),
       TEST(negative_stride_is_forwarded),
