@@ -37,6 +37,10 @@ bwgemmReason_t prepare(const RawCall& call, Prepared* out) {
     return BWGEMM_REASON_HANDLE_QUERY_FAILED;
 
   out->problem = make_problem(call, mode, stream);
+  if (real->get_sm_count_target != nullptr &&
+      real->get_sm_count_target(call.handle, &out->problem.sm_count_target) !=
+          CUBLAS_STATUS_SUCCESS)
+    return BWGEMM_REASON_HANDLE_QUERY_FAILED;
   reason = check_layout(out->problem);
   if (reason != BWGEMM_REASON_KERNEL_SELECTED) return reason;
   if (!current_device_caps(&out->caps)) return BWGEMM_REASON_DEVICE_QUERY_FAILED;

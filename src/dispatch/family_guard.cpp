@@ -140,7 +140,8 @@ class GpuBackend {
                         1,
                         {false, 1.0f, nullptr},
                         {false, 0.0f, nullptr},
-                        stream_};
+                        stream_,
+                        0};
     bool ok;
     if (reference) {
       const cudaDataType ab = p.ab_type == DType::F16 ? CUDA_R_16F : CUDA_R_16BF;

@@ -15,7 +15,7 @@ LaunchResult launch_gemm(const VariantCatalog& catalog, const GemmProblem& p,
     return {LaunchStatus::kForward, BWGEMM_REASON_LAUNCH_FAILED};
   }
   params.error_flag = error_flag;
-  const cudaError_t err = launch_persistent(variant, params, caps, p.stream);
+  const cudaError_t err = launch_persistent(variant, params, caps, p.sm_count_target, p.stream);
   if (err != cudaSuccess) {
     log_warning("%s kernel launch failed (CUDA error %d); forwarding to cuBLAS",
                 catalog.family_name, static_cast<int>(err));

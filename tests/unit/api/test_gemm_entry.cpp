@@ -601,6 +601,18 @@ void device_pointer_mode_scalars_reach_the_kernel_as_pointers(void**) {
 }
 
 // Device facts are read on a device's first call only.
+// The handle's cublasSetSmCountTarget reaches the family with the problem; a
+// handle whose target cannot be read is left to cuBLAS.
+void sm_count_target_of_the_handle_reaches_the_kernel(void**) {
+  const MockCublasControl& mock = mock_cublas();
+  mock.set_sm_count_target(16);
+  assert_launched_everywhere(any);
+  assert_int_equal(fake::record(0).last_problem.sm_count_target, 16);
+  mock.set_sm_count_target(0);
+  assert_launched_everywhere(any);
+  assert_int_equal(fake::record(0).last_problem.sm_count_target, 0);
+}
+
 void device_attributes_are_read_on_the_first_call_only(void**) {
   const GemmCall c = test::candidate_call(Api::Cublas, Entry::GemmEx);
   assert_int_equal(mock_cuda::attribute_query_count(), 0);
@@ -677,6 +689,7 @@ int main() {
       TEST(candidates_reach_the_kernel_with_their_problem),
       TEST(device_pointer_mode_scalars_reach_the_kernel_as_pointers),
       TEST(device_attributes_are_read_on_the_first_call_only),
+      TEST(sm_count_target_of_the_handle_reaches_the_kernel),
   };
   return cmocka_run_group_tests_name("entry_forwarding", tests, nullptr, nullptr);
 }
