@@ -44,6 +44,9 @@ bwgemmReason_t prepare(const RawCall& call, Prepared* out) {
   reason = check_layout(out->problem);
   if (reason != BWGEMM_REASON_KERNEL_SELECTED) return reason;
   if (!current_device_caps(&out->caps)) return BWGEMM_REASON_DEVICE_QUERY_FAILED;
+  // A handle used with another device current is cuBLAS's to refuse.
+  if (stream_device(stream, out->caps.device) != out->caps.device)
+    return BWGEMM_REASON_HANDLE_QUERY_FAILED;
   out->plan = plan_gemm(out->problem, out->caps, policy.mode, registered_kernel_families(),
                         disabled_paths());
   return out->plan.reason;

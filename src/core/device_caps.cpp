@@ -49,6 +49,13 @@ bool current_device_caps(DeviceCaps* out) {
   return true;
 }
 
+int stream_device(cudaStream_t stream, int current_device) {
+  if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread)
+    return current_device;
+  int device = -1;
+  return cudaStreamGetDevice(stream, &device) == cudaSuccess ? device : -1;
+}
+
 void device_caps_reset() {
   std::lock_guard<std::mutex> lock(g_fill_mutex);
   for (Slot& s : g_slots) s.ready.store(false, std::memory_order_relaxed);

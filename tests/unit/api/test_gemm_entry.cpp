@@ -544,6 +544,7 @@ void invalid_calls_do_not_query_the_handle(void**) {
 void candidates_reach_the_kernel_with_their_problem(void**) {
   const MockCublasControl& mock = mock_cublas();
   const cudaStream_t stream = address<CUstream_st>(0x5300);
+  mock_cuda::set_stream_device(stream, 0);
   for (Api api : test::kApis) {
     for (Entry entry : test::kEntries) {
       if (test::is_pointer_array(entry)) continue;
@@ -601,6 +602,48 @@ void device_pointer_mode_scalars_reach_the_kernel_as_pointers(void**) {
 }
 
 // Device facts are read on a device's first call only.
+// A handle whose stream belongs to device 0, called with device 1 current,
+// gets cuBLAS's answer (13.1: EXECUTION_FAILED); with device 0 current the
+// kernel runs (the defect: bwgemm launched into the other device's stream,
+// warning on every call).
+//
+// (assert_call_forwarded resets the mock's stream, so this checks by hand.)
+void assert_forwarded_with_the_handle_stream(const GemmCall& c) {
+  const MockCublasControl& mock = mock_cublas();
+  const cublasStatus_t status = test::distinctive_status();
+  mock.set_status(status);
+  const int launches = fake::total_launches();
+  assert_int_equal(test::invoke(c), status);
+  test::assert_mock_call_equal(test::expected_forward(c), mock.last_call(),
+                               test::function_name(c.api, c.entry));
+  assert_int_equal(fake::total_launches(), launches);
+  assert_int_equal(test::last_dispatch().reason, BWGEMM_REASON_HANDLE_QUERY_FAILED);
+}
+
+void assert_every_candidate_forwarded_with_the_handle_stream() {
+  for (Api api : test::kApis)
+    for (Entry entry : test::kEntries)
+      if (!test::is_pointer_array(entry))
+        assert_forwarded_with_the_handle_stream(test::candidate_call(api, entry));
+}
+
+void handle_stream_on_another_device_is_forwarded(void**) {
+  cudaStream_t stream = address<CUstream_st>(0x5000);
+  mock_cuda::set_stream_device(stream, 0);
+  mock_cublas().set_stream(stream);
+  mock_cuda::set_current_device(1);
+  assert_every_candidate_forwarded_with_the_handle_stream();
+  mock_cuda::set_current_device(0);
+  assert_launched_everywhere(any);
+  assert_ptr_equal(fake::record(0).last_problem.stream, stream);
+}
+
+// A stream the runtime does not know is not launched into either.
+void handle_stream_of_unknown_device_is_forwarded(void**) {
+  mock_cublas().set_stream(address<CUstream_st>(0x6000));
+  assert_every_candidate_forwarded_with_the_handle_stream();
+}
+
 // The handle's cublasSetSmCountTarget reaches the family with the problem; a
 // handle whose target cannot be read is left to cuBLAS.
 void sm_count_target_of_the_handle_reaches_the_kernel(void**) {
@@ -690,6 +733,8 @@ int main() {
       TEST(device_pointer_mode_scalars_reach_the_kernel_as_pointers),
       TEST(device_attributes_are_read_on_the_first_call_only),
       TEST(sm_count_target_of_the_handle_reaches_the_kernel),
+      TEST(handle_stream_on_another_device_is_forwarded),
+      TEST(handle_stream_of_unknown_device_is_forwarded),
   };
   return cmocka_run_group_tests_name("entry_forwarding", tests, nullptr, nullptr);
 }

@@ -511,7 +511,8 @@ void select_variant_takes_types_and_majorness(void**) {
 
 // launch_gemm: one view, the key's variant, the family's shape for the output
 // type and the guard's flag reach the launch; a rejected map or launch sends
-// the call to cuBLAS with one warning naming the family.
+// the call to cuBLAS, with one warning naming the family the first time (the
+// defect: a warning on every call, whatever BWGEMM_LOG said).
 void launch_gemm_enqueues_or_forwards_with_a_warning(void**) {
   const bwgemm::VariantCatalog catalog = {"sm90", bwgemm::sm90::select_variant,
                                           bwgemm::sm90::tile_shape};
@@ -550,10 +551,10 @@ void launch_gemm_enqueues_or_forwards_with_a_warning(void**) {
   unsetenv("BWGEMM_LOG_FILE");
   bwgemm::env_config_reload();
   const std::string text = log.contents();
-  assert_int_equal(test::count_lines_with(text, {"bwgemm: warning: "}), 2 * calls);
-  assert_int_equal(test::count_lines_with(text, {"sm90 kernel launch failed (CUDA error 701)"}),
-                   calls);
-  assert_int_equal(test::count_lines_with(text, {"sm90: the driver rejected a TMA map"}), calls);
+  assert_true(calls > 1);
+  assert_int_equal(test::count_lines_with(text, {"bwgemm: warning: "}), 2);
+  assert_int_equal(test::count_lines_with(text, {"sm90 kernel launch failed (CUDA error 701)"}), 1);
+  assert_int_equal(test::count_lines_with(text, {"sm90: the driver rejected a TMA map"}), 1);
 }
 
 // The persistent grid: min(tiles, co-resident clusters), further capped by
