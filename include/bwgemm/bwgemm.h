@@ -57,7 +57,7 @@ extern "C" {
   XX(DEVICE_QUERY_FAILED, 10, "could not query the current device")                            \
   XX(FAMILY_DISABLED, 11, "the kernel family is disabled (environment or self-check)")         \
   XX(TOO_LARGE, 12, "sizes or strides exceed what the kernel can address")                     \
-  XX(HANDLE_QUERY_FAILED, 13, "could not read the handle's stream or pointer mode")            \
+  XX(HANDLE_QUERY_FAILED, 13, "handle unreadable, or its stream is on another device")         \
   XX(LAUNCH_FAILED, 14, "the kernel launch failed")                                            \
   XX(FORCED_CUBLAS, 15, "the thread's or the process's policy forces cuBLAS")                  \
   XX(SELF_CHECK_PENDING, 16, "the kernel family's first-use self-check has not run yet")

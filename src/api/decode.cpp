@@ -37,6 +37,15 @@ bool arguments_valid(const RawCall& c) {
   return true;
 }
 
+// cuBLAS 13.1 rejects NULL operands on a non-empty problem (INVALID_VALUE),
+// even where alpha == 0 or k == 0 means A and B would not be read.
+bool has_null_pointer(const RawCall& c) {
+  if (c.alpha == nullptr || c.beta == nullptr) return true;
+  if (is_batched_pointer_array(c.entry))
+    return c.Aarray == nullptr || c.Barray == nullptr || c.Carray == nullptr;
+  return c.A == nullptr || c.B == nullptr || c.C == nullptr;
+}
+
 bool to_dtype(cudaDataType t, DType* out) {
   switch (t) {
     case CUDA_R_16F: *out = DType::F16; return true;
@@ -84,6 +93,7 @@ bwgemmReason_t classify_call(const RawCall& c) {
   if (!arguments_valid(c)) return BWGEMM_REASON_INVALID_ARGUMENT;
   if (!types_supported(c)) return BWGEMM_REASON_UNSUPPORTED_TYPES;
   if (c.m == 0 || c.n == 0 || c.batch == 0) return BWGEMM_REASON_QUICK_RETURN;
+  if (has_null_pointer(c)) return BWGEMM_REASON_INVALID_ARGUMENT;
   if (is_batched_pointer_array(c.entry)) return BWGEMM_REASON_UNSUPPORTED_BATCH;
   return BWGEMM_REASON_KERNEL_SELECTED;
 }

@@ -12,7 +12,8 @@ namespace bwgemm {
 // Decides from the arguments alone (the handle is not touched, no pointer is
 // dereferenced) whether bwgemm may take the call. Returns
 // BWGEMM_REASON_KERNEL_SELECTED for a candidate; any other reason means the
-// call is forwarded unchanged: invalid arguments (cuBLAS reports them), quick
+// call is forwarded unchanged: invalid arguments and NULL pointers on a
+// non-empty problem (cuBLAS reports them), quick
 // returns, and everything bwgemm does not run.
 bwgemmReason_t classify_call(const RawCall& call);
 

@@ -37,9 +37,16 @@ bwgemmReason_t prepare(const RawCall& call, Prepared* out) {
     return BWGEMM_REASON_HANDLE_QUERY_FAILED;
 
   out->problem = make_problem(call, mode, stream);
+  if (real->get_sm_count_target != nullptr &&
+      real->get_sm_count_target(call.handle, &out->problem.sm_count_target) !=
+          CUBLAS_STATUS_SUCCESS)
+    return BWGEMM_REASON_HANDLE_QUERY_FAILED;
   reason = check_layout(out->problem);
   if (reason != BWGEMM_REASON_KERNEL_SELECTED) return reason;
   if (!current_device_caps(&out->caps)) return BWGEMM_REASON_DEVICE_QUERY_FAILED;
+  // A handle used with another device current is cuBLAS's to refuse.
+  if (stream_device(stream, out->caps.device) != out->caps.device)
+    return BWGEMM_REASON_HANDLE_QUERY_FAILED;
   out->plan = plan_gemm(out->problem, out->caps, policy.mode, registered_kernel_families(),
                         disabled_paths());
   return out->plan.reason;

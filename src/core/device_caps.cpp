@@ -6,6 +6,8 @@
 #include <atomic>
 #include <mutex>
 
+#include "core/fork_safe.h"
+
 namespace bwgemm {
 namespace {
 
@@ -15,6 +17,7 @@ struct Slot {
 };
 Slot g_slots[kMaxDevices];
 std::mutex g_fill_mutex;  // taken only on a device's first query
+const bool g_fill_mutex_fork_safe = hold_across_fork(&g_fill_mutex);
 
 bool query(int device, DeviceCaps* caps) {
   caps->device = device;
@@ -44,6 +47,13 @@ bool current_device_caps(DeviceCaps* out) {
   }
   *out = slot.caps;
   return true;
+}
+
+int stream_device(cudaStream_t stream, int current_device) {
+  if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread)
+    return current_device;
+  int device = -1;
+  return cudaStreamGetDevice(stream, &device) == cudaSuccess ? device : -1;
 }
 
 void device_caps_reset() {

@@ -2,6 +2,8 @@
 // Facts about a device that dispatch and launch need, read once per device.
 #pragma once
 
+#include <driver_types.h>
+
 namespace bwgemm {
 
 // Per-device state (caches, guards) is kept in arrays of this many slots;
@@ -19,6 +21,12 @@ struct DeviceCaps {
 // device queries the CUDA runtime; later calls read the cache. False when the
 // runtime cannot tell (no device, no driver).
 bool current_device_caps(DeviceCaps* out);
+
+// The device whose context `stream` belongs to; `current_device` for the
+// default streams (legacy, per-thread), which follow the current device. -1
+// when the runtime cannot tell. A cuBLAS handle has no device getter: its
+// stream is the only sign of the device it was made for.
+int stream_device(cudaStream_t stream, int current_device);
 
 // Tests only: forget every cached device.
 void device_caps_reset();

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The environment variables bwgemm reads, read once per process.
+// The environment variables bwgemm reads, read once per process through one
+// function (secure_getenv; a setuid/setgid process honours only BWGEMM_LOG and
+// BWGEMM_DISABLE). SECURITY.md says what is read and written.
 #pragma once
 
 #include <cstdio>
@@ -9,12 +11,12 @@
 namespace bwgemm {
 
 struct EnvConfig {
-  bool disable;                // BWGEMM_DISABLE=1: every call goes to cuBLAS
+  bool disable;                // BWGEMM_DISABLE=1/on/true/yes: every call goes to cuBLAS
   int log_level;               // BWGEMM_LOG: 0 off, 1 each new decision, 2 every call
   std::FILE* log_file;         // BWGEMM_LOG_FILE (appended), else stderr
   bwgemmPolicy_t policy;       // BWGEMM_POLICY=auto|kernel|cublas (AUTO when unset)
-  bool sm90_off;               // BWGEMM_SM90=off
-  bool sm100_off;              // BWGEMM_SM100=off
+  bool sm90_off;               // BWGEMM_SM90=0/off/false/no
+  bool sm100_off;              // BWGEMM_SM100=0/off/false/no
   const char* cublas_library;  // BWGEMM_CUBLAS_LIBRARY: the library to forward to, or NULL
 };
 
@@ -23,5 +25,9 @@ const EnvConfig& env_config();
 
 // Tests only: read the environment again.
 void env_config_reload();
+
+// Tests only: replaces the AT_SECURE test (getauxval) with `probe`, or
+// restores it when `probe` is NULL. Takes effect at the next reload.
+void set_secure_execution_probe(bool (*probe)());
 
 }  // namespace bwgemm

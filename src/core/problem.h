@@ -37,6 +37,7 @@ struct GemmProblem {
   int64_t batch;
   Scalar alpha, beta;
   cudaStream_t stream;
+  int sm_count_target;  // the handle's cublasSetSmCountTarget; 0: every SM
 };
 
 }  // namespace bwgemm

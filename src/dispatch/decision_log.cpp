@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "core/env_config.h"
+#include "core/fork_safe.h"
 #include "core/log.h"
 #include "core/names.h"
 
@@ -25,6 +26,7 @@ thread_local Decision t_last{BWGEMM_PATH_NONE, BWGEMM_REASON_KERNEL_SELECTED, ""
 constexpr size_t kSeenSlots = 4096;
 uint64_t g_seen[kSeenSlots];
 std::mutex g_seen_mutex;
+const bool g_seen_mutex_fork_safe = hold_across_fork(&g_seen_mutex);
 
 uint64_t mix(uint64_t h, uint64_t v) {
   h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);

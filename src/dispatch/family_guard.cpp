@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/fork_safe.h"
 #include "core/log.h"
 #include "core/names.h"
 #include "dispatch/path_switch.h"
@@ -34,6 +35,7 @@ struct DeviceState {
 constexpr int kPathSlots = BWGEMM_PATH_SM100 + 1;
 DeviceState g_devices[kMaxDevices][kPathSlots];
 std::mutex g_mutex;  // taken on a device's first launch and on a state change only
+const bool g_mutex_fork_safe = hold_across_fork(&g_mutex);
 
 int64_t round_up8(int64_t v) { return (v + 7) / 8 * 8; }
 
@@ -138,7 +140,8 @@ class GpuBackend {
                         1,
                         {false, 1.0f, nullptr},
                         {false, 0.0f, nullptr},
-                        stream_};
+                        stream_,
+                        0};
     bool ok;
     if (reference) {
       const cudaDataType ab = p.ab_type == DType::F16 ? CUDA_R_16F : CUDA_R_16BF;

@@ -42,10 +42,11 @@ void run_kernel(void* arg) {
 // the virtual GPU holds one CTA per SM (the kernels use more than half of an
 // SM's shared memory). The run's result is emu::last_run().
 cudaError_t launch_persistent(const KernelVariant& v, const GemmParams& params,
-                              const DeviceCaps& caps, cudaStream_t) {
+                              const DeviceCaps& caps, int sm_count_target, cudaStream_t) {
   const int clusters = caps.sm_count / v.cluster_size;
   if (clusters <= 0) return cudaErrorInvalidConfiguration;
-  const int64_t grid = std::min<int64_t>(params.scheduler.tile_count(), clusters);
+  const int64_t grid =
+      persistent_clusters(params.scheduler.tile_count(), clusters, sm_count_target, v.cluster_size);
   if (grid <= 0) return cudaErrorInvalidConfiguration;
   emu::LaunchConfig config;
   config.clusters = uint32_t(grid);

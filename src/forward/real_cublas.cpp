@@ -92,6 +92,7 @@ bool resolve_all() {
   resolve_optional(lib, "cublasCreate_v2", &r.create);
   resolve_optional(lib, "cublasDestroy_v2", &r.destroy);
   resolve_optional(lib, "cublasSetStream_v2", &r.set_stream);
+  resolve_optional(lib, "cublasGetSmCountTarget", &r.get_sm_count_target);
   g_real = r;
   return true;
 }

@@ -34,6 +34,8 @@ struct RealCublas {
   decltype(&cublasCreate_v2) create;
   decltype(&cublasDestroy_v2) destroy;
   decltype(&cublasSetStream_v2) set_stream;
+  // Optional: a handle's cublasSetSmCountTarget (absent: every SM).
+  decltype(&cublasGetSmCountTarget) get_sm_count_target;
 };
 
 // The real cuBLAS, resolved once (thread-safe, fork-safe): the library already

@@ -8,6 +8,7 @@ static atomic_int g_status = CUBLAS_STATUS_SUCCESS;
 static atomic_int g_getter_status = CUBLAS_STATUS_SUCCESS;
 static atomic_int g_pointer_mode = CUBLAS_POINTER_MODE_HOST;
 static _Atomic(cudaStream_t) g_stream = NULL;
+static atomic_int g_sm_count_target = 0;
 static atomic_int g_calls = 0;
 static atomic_int g_getter_calls = 0;
 static _Thread_local MockCublasCall t_last_call;
@@ -18,6 +19,7 @@ void mock_cublas_reset(void) {
   atomic_store(&g_getter_status, CUBLAS_STATUS_SUCCESS);
   atomic_store(&g_pointer_mode, CUBLAS_POINTER_MODE_HOST);
   atomic_store(&g_stream, NULL);
+  atomic_store(&g_sm_count_target, 0);
   atomic_store(&g_calls, 0);
   atomic_store(&g_getter_calls, 0);
   memset(&t_last_call, 0, sizeof t_last_call);
@@ -32,6 +34,9 @@ void mock_cublas_set_pointer_mode(cublasPointerMode_t mode) {
   atomic_store(&g_pointer_mode, (int)mode);
 }
 void mock_cublas_set_stream(cudaStream_t stream) { atomic_store(&g_stream, stream); }
+void mock_cublas_set_sm_count_target(int sm_count_target) {
+  atomic_store(&g_sm_count_target, sm_count_target);
+}
 int mock_cublas_call_count(void) { return atomic_load(&g_calls); }
 int mock_cublas_getter_call_count(void) { return atomic_load(&g_getter_calls); }
 MockCublasCall mock_cublas_last_call(void) { return t_last_call; }
@@ -47,6 +52,13 @@ cublasStatus_t cublasGetPointerMode_v2(cublasHandle_t handle, cublasPointerMode_
   t_last_getter_handle = handle;
   atomic_fetch_add(&g_getter_calls, 1);
   *mode = (cublasPointerMode_t)atomic_load(&g_pointer_mode);
+  return (cublasStatus_t)atomic_load(&g_getter_status);
+}
+
+cublasStatus_t cublasGetSmCountTarget(cublasHandle_t handle, int* sm_count_target) {
+  t_last_getter_handle = handle;
+  atomic_fetch_add(&g_getter_calls, 1);
+  *sm_count_target = atomic_load(&g_sm_count_target);
   return (cublasStatus_t)atomic_load(&g_getter_status);
 }
 

@@ -49,15 +49,17 @@ typedef struct MockCublasCall {
 } MockCublasCall;
 
 /* Back to the defaults: GEMM and getter status SUCCESS, host pointer mode,
- * stream NULL, counters zero, the calling thread's last calls forgotten. */
+ * stream NULL, SM count target 0, counters zero, the calling thread's last calls forgotten. */
 void mock_cublas_reset(void);
 /* The status every GEMM entry point returns from now on. */
 void mock_cublas_set_status(cublasStatus_t status);
-/* The status cublasGetPointerMode_v2 and cublasGetStream_v2 return. */
+/* The status cublasGetPointerMode_v2, cublasGetStream_v2 and
+ * cublasGetSmCountTarget return. */
 void mock_cublas_set_getter_status(cublasStatus_t status);
 /* What the getters report for any handle. */
 void mock_cublas_set_pointer_mode(cublasPointerMode_t mode);
 void mock_cublas_set_stream(cudaStream_t stream);
+void mock_cublas_set_sm_count_target(int sm_count_target);
 /* GEMM calls since the last reset, from all threads. */
 int mock_cublas_call_count(void);
 /* Getter calls since the last reset, from all threads. */

@@ -1,9 +1,19 @@
 // SPDX-License-Identifier: MIT
 #include "kernels/common/kernel_launch.h"
 
+#include <atomic>
+
 #include "core/log.h"
 
 namespace bwgemm {
+namespace {
+
+// The first failure of each kind is warned about; later ones are in the
+// decision log (LAUNCH_FAILED) when BWGEMM_LOG asks, not on every call.
+std::atomic<bool> g_map_failure_warned{false};
+std::atomic<bool> g_launch_failure_warned{false};
+
+}  // namespace
 
 LaunchResult launch_gemm(const VariantCatalog& catalog, const GemmProblem& p,
                          const DeviceCaps& caps, int config, uint32_t* error_flag) {
@@ -13,14 +23,16 @@ LaunchResult launch_gemm(const VariantCatalog& catalog, const GemmProblem& p,
   const KernelVariant& variant = catalog.select(variant_key(view));
   GemmParams params;
   if (!make_launch_params(view, catalog.tile_shape(config, view.out_type), &params)) {
-    log_warning("%s: the driver rejected a TMA map; forwarding to cuBLAS", catalog.family_name);
+    if (!g_map_failure_warned.exchange(true))
+      log_warning("%s: the driver rejected a TMA map; forwarding to cuBLAS", catalog.family_name);
     return {LaunchStatus::kForward, BWGEMM_REASON_LAUNCH_FAILED};
   }
   params.error_flag = error_flag;
-  const cudaError_t err = launch_persistent(variant, params, caps, p.stream);
+  const cudaError_t err = launch_persistent(variant, params, caps, p.sm_count_target, p.stream);
   if (err != cudaSuccess) {
-    log_warning("%s kernel launch failed (CUDA error %d); forwarding to cuBLAS",
-                catalog.family_name, static_cast<int>(err));
+    if (!g_launch_failure_warned.exchange(true))
+      log_warning("%s kernel launch failed (CUDA error %d); forwarding to cuBLAS",
+                  catalog.family_name, static_cast<int>(err));
     return {LaunchStatus::kForward, BWGEMM_REASON_LAUNCH_FAILED};
   }
   return {LaunchStatus::kEnqueued, BWGEMM_REASON_KERNEL_SELECTED};

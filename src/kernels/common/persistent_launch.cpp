@@ -48,10 +48,11 @@ int max_active_clusters(const KernelVariant& v, const DeviceCaps& caps) {
 }  // namespace
 
 cudaError_t launch_persistent(const KernelVariant& v, const GemmParams& params,
-                              const DeviceCaps& caps, cudaStream_t stream) {
+                              const DeviceCaps& caps, int sm_count_target, cudaStream_t stream) {
   const int clusters = max_active_clusters(v, caps);
   if (clusters <= 0) return cudaErrorInvalidConfiguration;
-  const int64_t grid = std::min<int64_t>(params.scheduler.tile_count(), clusters);
+  const int64_t grid =
+      persistent_clusters(params.scheduler.tile_count(), clusters, sm_count_target, v.cluster_size);
   cudaLaunchAttribute cluster;
   cudaLaunchConfig_t config = launch_config(v, unsigned(grid), &cluster);
   config.stream = stream;

@@ -5,6 +5,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstdint>
 
 #include "core/device_caps.h"
@@ -25,10 +26,21 @@ struct KernelVariant {
 
 constexpr int kMaxKernelVariants = 32;
 
-// Enqueues `v` on `stream` over min(tiles, co-resident clusters) clusters. The
-// first launch of a variant on a device raises its shared-memory limit and
-// queries its cluster occupancy there; later ones read the cache.
+// The clusters of a persistent grid: one per tile, up to the co-resident
+// clusters the device holds, and within `sm_count_target` SMs (a handle's
+// cublasSetSmCountTarget; 0: no limit) but never fewer than one.
+inline int64_t persistent_clusters(int64_t tiles, int co_resident_clusters, int sm_count_target,
+                                   int cluster_size) {
+  int64_t clusters = std::min<int64_t>(tiles, co_resident_clusters);
+  if (sm_count_target > 0)
+    clusters = std::min<int64_t>(clusters, std::max(1, sm_count_target / cluster_size));
+  return clusters;
+}
+
+// Enqueues `v` on `stream` over persistent_clusters() clusters. The first
+// launch of a variant on a device raises its shared-memory limit and queries
+// its cluster occupancy there; later ones read the cache.
 cudaError_t launch_persistent(const KernelVariant& v, const GemmParams& params,
-                              const DeviceCaps& caps, cudaStream_t stream);
+                              const DeviceCaps& caps, int sm_count_target, cudaStream_t stream);
 
 }  // namespace bwgemm

@@ -362,6 +362,59 @@ void zero_alpha_runs_on_the_kernel(void**) {
   assert_true(fake::record(0).last_problem.alpha.value == 0.0f);
 }
 
+// ---- NULL pointers: cuBLAS answers (INVALID_VALUE in 13.1), no kernel runs -----
+
+// Each operand pointer of the entry (the arrays on the pointer-array forms)
+// and each scalar in turn set to NULL, under the forced-kernel policy.
+void assert_each_null_pointer_forwarded(int64_t k, const void* alpha, bwgemmReason_t reason) {
+  bwgemmSetThreadPolicy(BWGEMM_POLICY_FORCE_KERNEL);
+  for (int which = 0; which < 5; ++which) {
+    assert_forwarded_everywhere(
+        [&](GemmCall& c) {
+          c.k = k;
+          if (alpha != nullptr) c.alpha = alpha;
+          const bool arrays = test::is_pointer_array(c.entry);
+          switch (which) {
+            case 0: (arrays ? c.Aarray = nullptr : c.A = nullptr); break;
+            case 1: (arrays ? c.Barray = nullptr : c.B = nullptr); break;
+            case 2: (arrays ? c.Carray = nullptr : c.C = nullptr); break;
+            case 3: c.alpha = nullptr; break;
+            case 4: c.beta = nullptr; break;
+          }
+          return true;
+        },
+        reason);
+  }
+  assert_int_equal(fake::total_launches(), 0);
+}
+
+void null_pointers_are_forwarded(void**) {
+  assert_each_null_pointer_forwarded(16, nullptr, BWGEMM_REASON_INVALID_ARGUMENT);
+}
+
+// alpha == 0 or k == 0 means A and B are not read, yet cuBLAS rejects NULL
+// ones: it decides.
+void null_pointers_are_forwarded_when_a_and_b_are_not_read(void**) {
+  static const float zero = 0.0f;
+  assert_each_null_pointer_forwarded(16, &zero, BWGEMM_REASON_INVALID_ARGUMENT);
+  assert_each_null_pointer_forwarded(0, nullptr, BWGEMM_REASON_INVALID_ARGUMENT);
+}
+
+// cuBLAS accepts NULL on an empty problem: still a quick return.
+void null_pointers_on_an_empty_problem_are_a_quick_return(void**) {
+  bwgemmSetThreadPolicy(BWGEMM_POLICY_FORCE_KERNEL);
+  assert_forwarded_everywhere(
+      [](GemmCall& c) {
+        c.m = 0;
+        c.A = c.B = nullptr;
+        c.C = nullptr;
+        c.Aarray = c.Barray = nullptr;
+        c.Carray = nullptr;
+        return true;
+      },
+      BWGEMM_REASON_QUICK_RETURN);
+}
+
 // ---- memory layouts the kernels do not take ---------------------------------------
 
 void misaligned_element_is_forwarded(void**) {
@@ -494,6 +547,7 @@ void invalid_calls_do_not_query_the_handle(void**) {
 void candidates_reach_the_kernel_with_their_problem(void**) {
   const MockCublasControl& mock = mock_cublas();
   const cudaStream_t stream = address<CUstream_st>(0x5300);
+  mock_cuda::set_stream_device(stream, 0);
   for (Api api : test::kApis) {
     for (Entry entry : test::kEntries) {
       if (test::is_pointer_array(entry)) continue;
@@ -551,6 +605,60 @@ void device_pointer_mode_scalars_reach_the_kernel_as_pointers(void**) {
 }
 
 // Device facts are read on a device's first call only.
+// A handle whose stream belongs to device 0, called with device 1 current,
+// gets cuBLAS's answer (13.1: EXECUTION_FAILED); with device 0 current the
+// kernel runs (the defect: bwgemm launched into the other device's stream,
+// warning on every call).
+//
+// (assert_call_forwarded resets the mock's stream, so this checks by hand.)
+void assert_forwarded_with_the_handle_stream(const GemmCall& c) {
+  const MockCublasControl& mock = mock_cublas();
+  const cublasStatus_t status = test::distinctive_status();
+  mock.set_status(status);
+  const int launches = fake::total_launches();
+  assert_int_equal(test::invoke(c), status);
+  test::assert_mock_call_equal(test::expected_forward(c), mock.last_call(),
+                               test::function_name(c.api, c.entry));
+  assert_int_equal(fake::total_launches(), launches);
+  assert_int_equal(test::last_dispatch().reason, BWGEMM_REASON_HANDLE_QUERY_FAILED);
+}
+
+void assert_every_candidate_forwarded_with_the_handle_stream() {
+  for (Api api : test::kApis)
+    for (Entry entry : test::kEntries)
+      if (!test::is_pointer_array(entry))
+        assert_forwarded_with_the_handle_stream(test::candidate_call(api, entry));
+}
+
+void handle_stream_on_another_device_is_forwarded(void**) {
+  cudaStream_t stream = address<CUstream_st>(0x5000);
+  mock_cuda::set_stream_device(stream, 0);
+  mock_cublas().set_stream(stream);
+  mock_cuda::set_current_device(1);
+  assert_every_candidate_forwarded_with_the_handle_stream();
+  mock_cuda::set_current_device(0);
+  assert_launched_everywhere(any);
+  assert_ptr_equal(fake::record(0).last_problem.stream, stream);
+}
+
+// A stream the runtime does not know is not launched into either.
+void handle_stream_of_unknown_device_is_forwarded(void**) {
+  mock_cublas().set_stream(address<CUstream_st>(0x6000));
+  assert_every_candidate_forwarded_with_the_handle_stream();
+}
+
+// The handle's cublasSetSmCountTarget reaches the family with the problem; a
+// handle whose target cannot be read is left to cuBLAS.
+void sm_count_target_of_the_handle_reaches_the_kernel(void**) {
+  const MockCublasControl& mock = mock_cublas();
+  mock.set_sm_count_target(16);
+  assert_launched_everywhere(any);
+  assert_int_equal(fake::record(0).last_problem.sm_count_target, 16);
+  mock.set_sm_count_target(0);
+  assert_launched_everywhere(any);
+  assert_int_equal(fake::record(0).last_problem.sm_count_target, 0);
+}
+
 void device_attributes_are_read_on_the_first_call_only(void**) {
   const GemmCall c = test::candidate_call(Api::Cublas, Entry::GemmEx);
   assert_int_equal(mock_cuda::attribute_query_count(), 0);
@@ -608,6 +716,9 @@ int main() {
       TEST(pointer_array_batches_are_forwarded),
       TEST(zero_k_runs_on_the_kernel),
       TEST(zero_alpha_runs_on_the_kernel),
+      TEST(null_pointers_are_forwarded),
+      TEST(null_pointers_are_forwarded_when_a_and_b_are_not_read),
+      TEST(null_pointers_on_an_empty_problem_are_a_quick_return),
       TEST(misaligned_element_is_forwarded),
       TEST(odd_leading_dimensions_reach_the_kernel),
       TEST(negative_stride_is_forwarded),
@@ -624,6 +735,9 @@ int main() {
       TEST(candidates_reach_the_kernel_with_their_problem),
       TEST(device_pointer_mode_scalars_reach_the_kernel_as_pointers),
       TEST(device_attributes_are_read_on_the_first_call_only),
+      TEST(sm_count_target_of_the_handle_reaches_the_kernel),
+      TEST(handle_stream_on_another_device_is_forwarded),
+      TEST(handle_stream_of_unknown_device_is_forwarded),
   };
   return cmocka_run_group_tests_name("entry_forwarding", tests, nullptr, nullptr);
 }

@@ -4,6 +4,7 @@
 // time, observed through the exported functions and the log file.
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 #include "core/device_caps.h"
 #include "core/env_config.h"
@@ -79,6 +80,49 @@ void disable_0_leaves_bwgemm_on(void**) {
   assert_launched(candidate());
 }
 
+// Switch values are read without regard to case; only the documented words
+// count (the defect: BWGEMM_DISABLE=false disabled bwgemm).
+void disable_accepts_the_boolean_words_in_any_case(void**) {
+  for (const char* off : {"false", "FALSE", "no", "Off", "0"}) {
+    set_env("BWGEMM_DISABLE", off);
+    assert_launched(candidate());
+  }
+  for (const char* on : {"true", "Yes", "ON", "1"}) {
+    set_env("BWGEMM_DISABLE", on);
+    test::assert_call_forwarded(candidate(), BWGEMM_REASON_DISABLED_BY_ENV);
+  }
+}
+
+// Anything else is ignored, with one warning naming the variable and what it
+// accepts.
+void unknown_values_are_ignored_with_one_warning(void** state) {
+  set_env("BWGEMM_DISABLE", "maybe");
+  assert_launched(candidate());
+  set_env("BWGEMM_LOG", "abc");
+  assert_int_equal(bwgemm::env_config().log_level, 0);
+  set_env("BWGEMM_POLICY", "fastest");
+  assert_int_equal(bwgemm::env_config().policy, BWGEMM_POLICY_AUTO);
+  set_env("BWGEMM_SM90", "disabled");
+  assert_launched(candidate());
+  const std::string text = log_text(state);
+  // Each reload warns once about every bad value still set.
+  assert_int_equal(test::count_lines_with(text, {"warning: ", "BWGEMM_DISABLE=maybe", "0/off"}), 4);
+  assert_int_equal(test::count_lines_with(text, {"warning: ", "BWGEMM_LOG=abc", "0/off"}), 3);
+  assert_int_equal(
+      test::count_lines_with(text, {"warning: ", "BWGEMM_POLICY=fastest", "auto, kernel, cublas"}),
+      2);
+  assert_int_equal(test::count_lines_with(text, {"warning: ", "BWGEMM_SM90=disabled"}), 1);
+}
+
+void log_accepts_levels_and_boolean_words(void**) {
+  const std::pair<const char*, int> cases[] = {{"0", 0},  {"1", 1},   {"2", 2},    {"on", 1},
+                                               {"ON", 1}, {"off", 0}, {"True", 1}, {"no", 0}};
+  for (const auto& c : cases) {
+    set_env("BWGEMM_LOG", c.first);
+    assert_int_equal(bwgemm::env_config().log_level, c.second);
+  }
+}
+
 // ---- BWGEMM_POLICY and the precedence of dispatch/policy.h ------------------------
 
 // The process policy: kernel asks the family for its configuration
@@ -93,6 +137,14 @@ void policy_env_forces_each_path(void**) {
   set_env("BWGEMM_POLICY", "auto");
   assert_launched(candidate());
   assert_false(fake::record(0).last_forced);
+}
+
+void policy_env_ignores_case(void**) {
+  set_env("BWGEMM_POLICY", "CUBLAS");
+  test::assert_call_forwarded(candidate(), BWGEMM_REASON_FORCED_CUBLAS);
+  set_env("BWGEMM_POLICY", "Kernel");
+  assert_launched(candidate());
+  assert_true(fake::record(0).last_forced);
 }
 
 // A thread's own policy wins over the environment's; BWGEMM_DISABLE over both.
@@ -193,6 +245,18 @@ void sm100_off_switches_the_sm100_family_off(void**) {
   assert_launched(candidate());
 }
 
+// The defect: BWGEMM_SM100=OFF and =false left the family on.
+void off_switches_ignore_case_and_accept_false(void**) {
+  fake::family(0).path = BWGEMM_PATH_SM100;
+  for (const char* off : {"OFF", "false", "No", "0"}) {
+    set_env("BWGEMM_SM100", off);
+    assert_family_disabled(candidate());
+  }
+  fake::family(0).path = BWGEMM_PATH_SM90;
+  set_env("BWGEMM_SM90", "FALSE");
+  assert_family_disabled(candidate());
+}
+
 void other_values_leave_the_paths_on(void**) {
   set_env("BWGEMM_SM90", "on");
   set_env("BWGEMM_SM100", "1");
@@ -287,7 +351,11 @@ int main() {
   const struct CMUnitTest tests[] = {
       TEST(disable_sends_every_call_to_cublas),
       TEST(disable_0_leaves_bwgemm_on),
+      TEST(disable_accepts_the_boolean_words_in_any_case),
+      TEST(unknown_values_are_ignored_with_one_warning),
+      TEST(log_accepts_levels_and_boolean_words),
       TEST(policy_env_forces_each_path),
+      TEST(policy_env_ignores_case),
       TEST(thread_policy_overrides_env_policy_and_disable_overrides_both),
       TEST(log_unset_logs_nothing),
       TEST(log_1_logs_each_decision_once),
@@ -295,6 +363,7 @@ int main() {
       TEST(log_lines_name_the_entry_point_and_the_path),
       TEST(sm90_off_switches_the_sm90_family_off),
       TEST(sm100_off_switches_the_sm100_family_off),
+      TEST(off_switches_ignore_case_and_accept_false),
       TEST(other_values_leave_the_paths_on),
       TEST(disable_path_switches_a_family_off_with_one_warning),
       TEST(failed_launch_is_forwarded_without_a_second_warning),

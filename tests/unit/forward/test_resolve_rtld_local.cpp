@@ -52,6 +52,7 @@ void kernel_calls_query_the_loaded_library(void**) {
   fake::register_families({0});
   mock.reset();
   mock.set_stream(stream);
+  mock_cuda::set_stream_device(stream, 0);
   assert_int_equal(test::invoke(test::candidate_call(Api::Cublas, Entry::GemmEx)),
                    CUBLAS_STATUS_SUCCESS);
   assert_int_equal(fake::record(0).launch_calls, 1);

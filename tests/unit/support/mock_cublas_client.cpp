@@ -29,6 +29,7 @@ MockCublasControl open_mock() {
   resolve(m.library, "mock_cublas_set_getter_status", &m.set_getter_status);
   resolve(m.library, "mock_cublas_set_pointer_mode", &m.set_pointer_mode);
   resolve(m.library, "mock_cublas_set_stream", &m.set_stream);
+  resolve(m.library, "mock_cublas_set_sm_count_target", &m.set_sm_count_target);
   resolve(m.library, "mock_cublas_call_count", &m.call_count);
   resolve(m.library, "mock_cublas_getter_call_count", &m.getter_call_count);
   resolve(m.library, "mock_cublas_last_call", &m.last_call);

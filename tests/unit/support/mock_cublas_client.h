@@ -13,6 +13,7 @@ struct MockCublasControl {
   decltype(&mock_cublas_set_getter_status) set_getter_status;
   decltype(&mock_cublas_set_pointer_mode) set_pointer_mode;
   decltype(&mock_cublas_set_stream) set_stream;
+  decltype(&mock_cublas_set_sm_count_target) set_sm_count_target;
   decltype(&mock_cublas_call_count) call_count;
   decltype(&mock_cublas_getter_call_count) getter_call_count;
   decltype(&mock_cublas_last_call) last_call;

@@ -4,6 +4,7 @@
 #include <cuda_runtime_api.h>
 
 #include <atomic>
+#include <utility>
 
 namespace mock_cuda {
 namespace {
@@ -15,6 +16,9 @@ int g_current = 0;
 cudaError_t g_get_device_error = cudaSuccess;
 cudaError_t g_attribute_error = cudaSuccess;
 std::atomic<int> g_attribute_queries{0};
+constexpr int kStreamSlots = 4;
+std::pair<cudaStream_t, int> g_stream_devices[kStreamSlots];
+int g_stream_count = 0;
 
 }  // namespace
 
@@ -24,12 +28,16 @@ void reset() {
   g_get_device_error = cudaSuccess;
   g_attribute_error = cudaSuccess;
   g_attribute_queries = 0;
+  g_stream_count = 0;
 }
 
 void set_current_device(int device) { g_current = device; }
 void set_attributes(int device, DeviceAttributes attributes) { g_devices[device] = attributes; }
 void set_get_device_error(cudaError_t error) { g_get_device_error = error; }
 void set_attribute_error(cudaError_t error) { g_attribute_error = error; }
+void set_stream_device(cudaStream_t stream, int device) {
+  g_stream_devices[g_stream_count++ % kStreamSlots] = {stream, device};
+}
 int attribute_query_count() { return g_attribute_queries.load(); }
 
 }  // namespace mock_cuda
@@ -54,4 +62,14 @@ extern "C" cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, i
       return cudaSuccess;
     default: return cudaErrorInvalidValue;
   }
+}
+
+extern "C" cudaError_t cudaStreamGetDevice(cudaStream_t stream, int* device) {
+  for (int i = 0; i < mock_cuda::g_stream_count && i < mock_cuda::kStreamSlots; ++i) {
+    if (mock_cuda::g_stream_devices[i].first == stream) {
+      *device = mock_cuda::g_stream_devices[i].second;
+      return cudaSuccess;
+    }
+  }
+  return cudaErrorInvalidResourceHandle;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The unit tests' CUDA runtime: cudaGetDevice and cudaDeviceGetAttribute,
-// the only runtime calls bwgemm_core makes, answered from a table the test
+// The unit tests' CUDA runtime: cudaGetDevice, cudaDeviceGetAttribute and
+// cudaStreamGetDevice, the only runtime calls bwgemm_core makes, answered from a table the test
 // controls. No GPU, driver or libcudart is involved.
 #pragma once
 
@@ -25,6 +25,9 @@ void set_attributes(int device, DeviceAttributes attributes);
 // (cudaSuccess: answer normally).
 void set_get_device_error(cudaError_t error);
 void set_attribute_error(cudaError_t error);
+// The device cudaStreamGetDevice reports for `stream` (unknown streams:
+// cudaErrorInvalidResourceHandle).
+void set_stream_device(cudaStream_t stream, int device);
 // cudaDeviceGetAttribute calls since reset(), from all threads.
 int attribute_query_count();
 
