@@ -107,8 +107,11 @@ constexpr int64_t kOddDims[][3] = {
 };
 
 Suite odd_suite() {
-  Suite s =
-      named("odd", "odd sizes, TN, fp16 and bf16, minimal and 8-element-padded leading dimensions");
+  Suite s = named("odd",
+                  "odd sizes, TN, fp16 and bf16, minimal and 8-element-padded leading dimensions; "
+                  "the 4095/4097 shapes in every op pair, against the aligned 4096^3");
+  for (DType t : {DType::kF16, DType::kBF16})
+    s.shapes.push_back(make(4096, 4096, 4096, {T, N}, t, "the aligned reference"));
   for (const auto& d : kOddDims)
     for (DType t : {DType::kF16, DType::kBF16}) {
       const Shape tight = make(d[0], d[1], d[2], {T, N}, t);
@@ -117,7 +120,30 @@ Suite odd_suite() {
       padded.ld = LdMode::kPad8;
       const Layout a = layout_of(tight), b = layout_of(padded);
       if (a.lda != b.lda || a.ldb != b.ldb || a.ldc != b.ldc) s.shapes.push_back(padded);
+      if (d[2] == 4096)
+        for (OpPair ops : kAllOps)
+          if (ops.a != T || ops.b != N) s.shapes.push_back(make(d[0], d[1], d[2], ops, t));
     }
+  return s;
+}
+
+// GPT-2's lm_head in a training step of 8 x 1024 tokens (hidden 768), with
+// the true vocabulary 50257 and nanoGPT's padded 50304, bf16, minimal leading
+// dimensions, as eager PyTorch sends them to cublasGemmEx:
+//   logits           TN m = V,   n = 8192, k = 768   (ldc = V)
+//   weight gradient  NT m = 768, n = V,    k = 8192  (ldb = V)
+//   input gradient   NN m = 768, n = 8192, k = V     (ldb = V)
+Suite gpt2_suite() {
+  Suite s = named("gpt2", "GPT-2's lm_head GEMMs (8x1024 tokens, hidden 768), vocabulary 50257 "
+                          "and 50304, bf16, minimal leading dimensions");
+  for (int64_t vocab : {50257, 50304}) {
+    const std::string v = std::to_string(vocab);
+    s.shapes.push_back(make(vocab, 8192, 768, {T, N}, DType::kBF16, "logits, vocabulary " + v));
+    s.shapes.push_back(
+        make(768, vocab, 8192, {N, T}, DType::kBF16, "weight gradient, vocabulary " + v));
+    s.shapes.push_back(
+        make(768, 8192, vocab, {N, N}, DType::kBF16, "input gradient, vocabulary " + v));
+  }
   return s;
 }
 
@@ -163,8 +189,9 @@ Layout layout_of(const Shape& s) {
 }
 
 const std::vector<Suite>& builtin_suites() {
-  static const std::vector<Suite> suites = {seed_suite(),  llm_suite(), k_sweep_suite(),
-                                            small_suite(), odd_suite(), host_suite()};
+  static const std::vector<Suite> suites = {seed_suite(),  llm_suite(),  k_sweep_suite(),
+                                            small_suite(), odd_suite(),  gpt2_suite(),
+                                            host_suite()};
   return suites;
 }
 

@@ -183,10 +183,10 @@ class CaseBuffers {
   CaseBuffers(const GemmCase& c, uint64_t seed, cudaStream_t stream, bool nan_unread_inputs)
       : c_(c),
         d_(dims_of(c)),
-        a_(d_.size_a * elem_size(c.ab)),
-        b_(d_.size_b * elem_size(c.ab)),
-        c_out_(d_.size_c * elem_size(c.c)),
-        c0_(d_.size_c * elem_size(c.c)),
+        a_(d_.size_a * elem_size(c.ab), c.offset * elem_size(c.ab)),
+        b_(d_.size_b * elem_size(c.ab), c.offset * elem_size(c.ab)),
+        c_out_(d_.size_c * elem_size(c.c), c.offset * elem_size(c.c)),
+        c0_(d_.size_c * elem_size(c.c), c.offset * elem_size(c.c)),
         ref_(c.m * c.n * c.batch),
         bound_(c.m * c.n * c.batch),
         scalars_(2),
@@ -326,7 +326,8 @@ std::string describe(const GemmCase& c) {
   s << elem_name(c.ab) << "->" << elem_name(c.c) << " " << (c.ta ? 'T' : 'N') << (c.tb ? 'T' : 'N')
     << " m=" << c.m << " n=" << c.n << " k=" << c.k << " alpha=" << c.alpha << " beta=" << c.beta
     << (c.device_scalars ? " device-scalars" : " host-scalars")
-    << (c.ld_align == 1 ? " unaligned-ld" : "") << " pad=" << c.pad_a << "/" << c.pad_b << "/"
+    << (c.ld_align == 1 ? " unaligned-ld" : "") << (c.offset ? " offset=" : "")
+    << (c.offset ? std::to_string(c.offset) : "") << " pad=" << c.pad_a << "/" << c.pad_b << "/"
     << c.pad_c << " batch=" << c.batch << (c.broadcast_a ? " strideA=0" : "")
     << (c.broadcast_b ? " strideB=0" : "");
   return s.str();
@@ -334,13 +335,24 @@ std::string describe(const GemmCase& c) {
 
 bool kernel_takes(const GemmCase& c) {
   const Dims d = dims_of(c);
-  const auto aligned = [](int64_t elems, Elem e) {
+  const auto aligned = [&](int64_t elems, Elem e) {
     return elems * int64_t(elem_size(e)) % 16 == 0;
   };
-  bool ok = aligned(d.lda, c.ab) && aligned(d.ldb, c.ab) && aligned(d.ldc, c.c);
-  if (c.batch > 1)
-    ok = ok && aligned(d.stride_a, c.ab) && aligned(d.stride_b, c.ab) && aligned(d.stride_c, c.c);
-  return ok;
+  // Rows TMA addresses directly: base, leading dimension, batch stride.
+  const auto tiled = [&](int64_t ld, int64_t stride) {
+    return aligned(c.offset, c.ab) && aligned(ld, c.ab) && (c.batch == 1 || aligned(stride, c.ab));
+  };
+  const auto classes = [&](int64_t stride, int64_t strided_extent) {
+    return (c.batch == 1 || aligned(stride, c.ab)) && strided_extent >= 8;
+  };
+  // The kernel's row operand is op(B)^T (M/N-major when B is transposed),
+  // its column operand op(A)^T (M/N-major when A is not).
+  const bool b_mn = c.tb, a_mn = !c.ta;
+  const bool b_tiled = tiled(d.ldb, d.stride_b), a_tiled = tiled(d.lda, d.stride_a);
+  if ((!b_tiled && b_mn) || (!a_tiled && a_mn))
+    return b_mn && a_mn && classes(d.stride_a, c.k) && classes(d.stride_b, c.k);
+  if (!a_tiled) return false;
+  return b_tiled || classes(d.stride_b, c.n);
 }
 
 namespace {

@@ -21,14 +21,18 @@ struct GemmCase {
   // it); with 1 it usually is not (bwgemm forwards the call).
   int64_t ld_align = 8;
   int64_t pad_a = 0, pad_b = 0, pad_c = 0;
-  int64_t batch = 1;                              // > 1: strided batched entry point
+  int64_t offset = 0;  // elements A, B and C start past a 16-byte boundary
+  int64_t batch = 1;   // > 1: strided batched entry point
   bool broadcast_a = false, broadcast_b = false;  // batch stride 0
 };
 
 std::string describe(const GemmCase& c);
 
-// Whether the sm90 kernel is expected to take the case when forced: every
-// base, leading dimension and stride 16-byte aligned (and not overlapping).
+// Whether the sm90 kernel is expected to take the case when forced: operands
+// whose rows are 16-byte aligned, or that residue classes can load (an
+// unaligned K-major B; unaligned A or B when both are M/N-major, i.e. NT),
+// with 16-byte batch strides where classes are used and at least 8 rows (or
+// K) to cut into classes. Any C.
 bool kernel_takes(const GemmCase& c);
 
 struct CaseResult {

@@ -94,6 +94,14 @@ int run_matrix() {
           ours.add(c, run_and_check(c, Runner::BwgemmForced, seed, nullptr));
           // cuBLAS as a second opinion: it must pass the same checker.
           theirs.add(c, run_and_check(c, Runner::RealCublas, seed, nullptr), "cuBLAS ");
+          // The same case with minimal leading dimensions and bases 0..7
+          // elements past 16 bytes: residue-class loads, stores by threads,
+          // or forwarded where classes cannot load it (kernel_takes).
+          GemmCase tight = c;
+          tight.ld_align = 1;
+          tight.pad_a = tight.pad_b = tight.pad_c = 0;
+          tight.offset = rot % 8;
+          ours.add(tight, run_and_check(tight, Runner::BwgemmForced, seed + 50, nullptr));
           std::string detail;
           if (c.m * c.n * c.k <= 257 * 257 * 257 && !spot_check_reference(c, seed, &detail)) {
             ++spot_failures;
@@ -138,7 +146,8 @@ int run_random(int count, uint64_t seed) {
     c.alpha = alphas[rng() % 5];
     c.beta = betas[rng() % 4];
     c.device_scalars = rng() % 2;
-    c.ld_align = rng() % 10 == 0 ? 1 : 8;  // unaligned: forwarded to cuBLAS
+    c.ld_align = rng() % 3 == 0 ? 1 : 8;  // 1: usually not 16-byte rows
+    c.offset = rng() % 6 == 0 ? 1 + int64_t(rng() % 7) : 0;
     c.pad_a = pads[rng() % 4];
     c.pad_b = pads[rng() % 4];
     c.pad_c = pads[rng() % 4];
@@ -168,6 +177,13 @@ std::vector<GemmCase> small_cases() {
       c.device_scalars = i % 3 == 0;
       c.pad_c = 8;
       c.batch = 1 + i % 2;
+      cases.push_back(c);
+      // Minimal leading dimensions and offset bases: the residue-class loads
+      // and the thread-stored epilogue (or cuBLAS, where classes cannot load).
+      c.ld_align = 1;
+      c.pad_c = 0;
+      c.offset = 1 + i % 7;
+      c.batch = 1;
       cases.push_back(c);
     }
   return cases;

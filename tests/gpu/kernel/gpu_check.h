@@ -66,12 +66,18 @@ struct RealCublas {
   }
 };
 
+// n elements at `ptr`, which lies offset_bytes past the allocation's start
+// (a base that is not 16-byte aligned, for the layout tests).
 template <class T>
 struct DeviceBuffer {
   T* ptr = nullptr;
   size_t count = 0;
-  explicit DeviceBuffer(size_t n) : count(n) { CUDA_OK(cudaMalloc(&ptr, n * sizeof(T) + 256)); }
-  ~DeviceBuffer() { cudaFree(ptr); }
+  void* allocation = nullptr;
+  explicit DeviceBuffer(size_t n, size_t offset_bytes = 0) : count(n) {
+    CUDA_OK(cudaMalloc(&allocation, n * sizeof(T) + 256 + offset_bytes));
+    ptr = reinterpret_cast<T*>(static_cast<char*>(allocation) + offset_bytes);
+  }
+  ~DeviceBuffer() { cudaFree(allocation); }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
 };
