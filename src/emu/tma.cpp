@@ -54,8 +54,15 @@ uint32_t box_offset(const Cta& cta, const void* p, uint32_t bytes, const char* o
   return uint32_t(off);
 }
 
-// Checks shared by loads and stores: a 3-D map the emulator models.
-void check_map(const TensorMapInfo& info, const char* op) {
+// Checks shared by loads and stores: a 3-D map the emulator models, and a box
+// that starts on a 16-byte boundary of the innermost dimension (an H100 raises
+// an illegal instruction otherwise, whatever the map's alignment; measured
+// 2026-11-23 with a 2-byte type at inner coordinate 3).
+void check_map(const TensorMapInfo& info, int32_t c0, const char* op) {
+  if (int64_t(c0) * info.elem_bytes % 16 != 0) {
+    violation(kRef, format("%s: the box starts at inner coordinate %d, not on a 16-byte boundary",
+                           op, c0));
+  }
   if (info.rank != 3) {
     violation(kRef, format("%s: .3d with a tensor map of rank %u", op, info.rank));
   }
@@ -77,7 +84,7 @@ void issue_load(void* dst, const CUtensorMap* map, uint64_t* bar, uint16_t mask,
   Thread& t = self();
   Cta& cta = *t.cta;
   const TensorMapInfo info = map_of(map, op);
-  check_map(info, op);
+  check_map(info, c[0], op);
   AsyncOp a;
   a.kind = AsyncKind::TmaLoad;
   a.cluster = cta.cluster;
@@ -227,7 +234,7 @@ void tma_store_3d(const CUtensorMap* map, const void* src, int32_t c0, int32_t c
   const Cta& cta = *t.cta;
   const char* op = "cp.async.bulk.tensor.3d.global.shared::cta";
   const TensorMapInfo info = map_of(map, op);
-  check_map(info, op);
+  check_map(info, c0, op);
   AsyncOp a;
   a.kind = AsyncKind::TmaStore;
   a.cluster = cta.cluster;

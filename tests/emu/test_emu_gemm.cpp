@@ -106,9 +106,8 @@ std::vector<Run> matrix() {
   s.k = 16;
   s.tb = true;
   runs.push_back({s, 4, 0});
-  // Leading dimensions and bases TMA cannot address (gemm_params.h,
-  // OperandLoad): minimal leading dimensions with odd extents, bases a few
-  // elements past 16 bytes; C by threads, rows or K loaded by classes.
+  // Leading dimensions and bases TMA cannot address (launch_params.h): C's
+  // rows stored by threads; unaligned A or B refused (cuBLAS computes them).
   const auto unaligned = [&](bool ta, bool tb, int64_t m, int64_t n, int64_t k, int64_t offset,
                              DType out, float beta, uint64_t seed, bool refused) {
     GemmCase u;
@@ -125,15 +124,13 @@ std::vector<Run> matrix() {
     runs.push_back({u, 4, seed, refused});
   };
   const DType same = DType::F16;
-  unaligned(true, false, 301, 133, 104, 0, same, 0.0f, 0, false);   // ldc odd: stores by threads
-  unaligned(true, false, 301, 133, 104, 0, same, -1.0f, 2, false);  // ... reading C
-  unaligned(false, false, 264, 133, 203, 0, same, 0.0f, 0, false);  // ldb odd, B K-major
-  unaligned(false, false, 264, 133, 203, 0, DType::F32, 1.0f, 3, false);
-  unaligned(false, true, 264, 203, 100, 0, same, 0.0f, 0, false);        // ldb odd, B M/N-major
-  unaligned(false, true, 301, 203, 100, 0, DType::F32, 0.0f, 4, false);  // lda, ldb, ldc odd
-  unaligned(false, true, 256, 200, 128, 3, same, 1.0f, 0, false);        // every base + 3
-  unaligned(false, false, 301, 133, 203, 0, same, 0.0f, 0, true);  // A M/N-major beside K-major B
-  unaligned(true, false, 256, 200, 100, 0, same, 0.0f, 0, true);   // A K-major, odd lda
+  unaligned(true, false, 301, 133, 104, 0, same, 0.0f, 0, false);        // ldc odd
+  unaligned(true, false, 301, 133, 104, 0, same, -1.0f, 2, false);       // ... reading C
+  unaligned(true, false, 301, 133, 104, 0, DType::F32, 0.0f, 3, false);  // fp32 rows of 1204 B
+  unaligned(false, true, 264, 136, 96, 0, same, 1.0f, 4, false);         // all aligned
+  unaligned(false, false, 264, 133, 203, 0, same, 0.0f, 0, true);        // ldb odd
+  unaligned(false, true, 264, 203, 100, 0, same, 0.0f, 0, true);         // ldb odd, B M/N-major
+  unaligned(false, true, 256, 200, 128, 3, same, 1.0f, 0, true);         // every base + 3
   // Random interleavings and asynchronous completion orders.
   for (uint64_t seed = 1; seed <= 6; ++seed) {
     GemmCase r;

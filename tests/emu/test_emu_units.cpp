@@ -373,6 +373,17 @@ void tma_load_zero_fill_and_swizzle() {
                          }
                        }),
                 "tx 2");
+  // A box starting off a 16-byte boundary of the innermost dimension (an
+  // illegal instruction on an H100), even inside the tensor.
+  expect_report(launch(1, 32, 4096,
+                       [&] {
+                         if (ptx::thread_index() == 0) {
+                           ptx::mbarrier_init(barrier(), 1);
+                           ptx::mbarrier_arrive_expect_tx(barrier(), 64 * 16 * 2);
+                           ptx::tma_load_3d(ptx::dynamic_smem() + 1024, &t.map, barrier(), 3, 0, 0);
+                         }
+                       }),
+                "not on a 16-byte boundary");
 }
 
 void tma_store_clipping() {

@@ -38,10 +38,8 @@ BWGEMM_DEVICE void init_barrier_rings(const Rings&... rings) {
 // stores it.
 BWGEMM_DEVICE void prefetch_maps(const GemmParams& p) {
   if (p.depth > 0) {
-    for (const OperandMaps* op : {&p.row, &p.col}) {
-      const int maps = op->load == OperandLoad::kTiled ? 1 : kLoadClasses;
-      for (int c = 0; c < maps; ++c) ptx::prefetch_tensor_map(&op->maps[c]);
-    }
+    ptx::prefetch_tensor_map(&p.row.map);
+    ptx::prefetch_tensor_map(&p.col.map);
   }
   if (!p.out_by_threads) ptx::prefetch_tensor_map(&p.out_map);
 }

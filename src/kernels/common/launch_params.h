@@ -18,28 +18,22 @@ struct TileShape {
   int group;                            // scheduler group (cluster-row blocks)
 };
 
-// How a view's operands are loaded and D is stored (gemm_params.h). Not
-// `supported`: the kernels cannot take the layout and cuBLAS computes it.
+// How a view is loaded and stored. Not `supported`: an operand whose base,
+// leading dimension or batch stride is not a multiple of 16 bytes, which TMA
+// cannot address (a box must start 16-byte aligned; seen on H100: an
+// unaligned start is an illegal instruction), so cuBLAS computes it. D may be
+// anything element-aligned: where TMA cannot store it the threads do.
 struct LoadPlan {
   bool supported;
-  OperandLoad row, col;
   bool out_by_threads;
 };
 LoadPlan plan_loads(const KernelView& v);
-
-// The maps of one operand: one, or one per residue class with its shift.
-struct OperandMapSpecs {
-  int count;
-  TmaMapSpec specs[kLoadClasses];
-  int32_t shift[kLoadClasses];
-};
 
 // The TMA map specs of a launch (exposed for unit tests); `out` is unused
 // when D is stored by threads.
 struct LaunchMaps {
   LoadPlan plan;
-  OperandMapSpecs row, col;
-  TmaMapSpec out;
+  TmaMapSpec row, col, out;
 };
 LaunchMaps launch_map_specs(const KernelView& v, const TileShape& shape);
 

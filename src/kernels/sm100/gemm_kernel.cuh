@@ -103,14 +103,12 @@ BWGEMM_DEVICE void produce(const GemmParams& p, const SharedStorage<Cfg>& smem, 
       if (rank == kLeader)
         ptx::mbarrier_arrive_expect_tx(full, Cfg::kClusterSize * Cfg::kStageBytes);
       load_operand<Cfg, Cfg::kRowMN, Cfg::kBlockRows>(
-          p.row, smem.row_tile(ring.stage), 0, place.row0, k0,
-          [&](void* dst, const CUtensorMap* map, int32_t c0, int32_t c1) {
-            ptx::tma_load_3d_2cta(dst, map, full, kLeader, c0, c1, place.row_plane);
+          smem.row_tile(ring.stage), 0, place.row0, k0, [&](void* dst, int32_t c0, int32_t c1) {
+            ptx::tma_load_3d_2cta(dst, &p.row.map, full, kLeader, c0, c1, place.row_plane);
           });
       load_operand<Cfg, Cfg::kColMN, Cfg::kHalfCols>(
-          p.col, smem.col_tile(ring.stage), 0, half0, k0,
-          [&](void* dst, const CUtensorMap* map, int32_t c0, int32_t c1) {
-            ptx::tma_load_3d_2cta(dst, map, full, kLeader, c0, c1, place.col_plane);
+          smem.col_tile(ring.stage), 0, half0, k0, [&](void* dst, int32_t c0, int32_t c1) {
+            ptx::tma_load_3d_2cta(dst, &p.col.map, full, kLeader, c0, c1, place.col_plane);
           });
       ring.advance();
     }
@@ -165,14 +163,11 @@ BWGEMM_DEVICE void drain_tile(const GemmParams& p, const SharedStorage<Cfg>& sme
   constexpr int kValuesPer16B = 16 / int(sizeof(Out));
   const uint32_t thread = ptx::thread_index() - kFirstEpilogueWarp * 32;
   const uint32_t warp_quarter = thread / 32;  // the TMEM lanes this warp may access
-  // TMEM lane `thread` holds this row of the block (rows loaded by residue
-  // classes arrive permuted, gemm_params.h).
-  const uint32_t block_row = p.row.load == OperandLoad::kRowClasses ? class_row(thread) : thread;
-  const int32_t row = place.row0 + int32_t(block_row);
+  const int32_t row = place.row0 + int32_t(thread);
   Out* d = static_cast<Out*>(p.out) + place.batch * p.out_stride;
   if (place.row0 >= p.rows) return;  // uniform across the warpgroup
 
-  // This thread's row of the chunk, 128 bytes.
+  // This thread's row of the chunk: TMEM lane `thread`, 128 bytes.
   const auto fill_chunk = [&](int chunk, int32_t col0, uint8_t* buffer) {
     float v[Cfg::kChunkCols];
     if constexpr (kLoad) {
@@ -193,7 +188,7 @@ BWGEMM_DEVICE void drain_tile(const GemmParams& p, const SharedStorage<Cfg>& sme
     }
 #pragma unroll
     for (int q = 0; q < 8; ++q)
-      *reinterpret_cast<uint4*>(buffer + epilogue::swizzled_offset(block_row, 16 * q)) =
+      *reinterpret_cast<uint4*>(buffer + epilogue::swizzled_offset(thread, 16 * q)) =
           epilogue::pack_16_bytes<Out>(&v[q * kValuesPer16B]);
   };
   epilogue::store_block_staged<Cfg, Cfg::kBlockRows>(p, d, place, place.row0, smem.staging(),

@@ -66,14 +66,12 @@ BWGEMM_DEVICE void produce(const GemmParams& p, const SharedStorage<Cfg>& smem, 
       ptx::mbarrier_wait(smem.empty(ring.stage), ring.phase ^ 1);
       ptx::mbarrier_arrive_expect_tx(full, Cfg::kStageBytes);
       load_operand<Cfg, Cfg::kRowMN, Cfg::kBlockRows>(
-          p.row, smem.row_tile(ring.stage), 0, place.row0, k0,
-          [&](void* dst, const CUtensorMap* map, int32_t c0, int32_t c1) {
-            ptx::tma_load_3d(dst, map, full, c0, c1, place.row_plane);
+          smem.row_tile(ring.stage), 0, place.row0, k0, [&](void* dst, int32_t c0, int32_t c1) {
+            ptx::tma_load_3d(dst, &p.row.map, full, c0, c1, place.row_plane);
           });
       load_operand<Cfg, Cfg::kColMN, Cfg::kHalfCols>(
-          p.col, smem.col_tile(ring.stage), rank, half0, k0,
-          [&](void* dst, const CUtensorMap* map, int32_t c0, int32_t c1) {
-            ptx::tma_load_3d_multicast(dst, map, full, kBothCtas, c0, c1, place.col_plane);
+          smem.col_tile(ring.stage), rank, half0, k0, [&](void* dst, int32_t c0, int32_t c1) {
+            ptx::tma_load_3d_multicast(dst, &p.col.map, full, kBothCtas, c0, c1, place.col_plane);
           });
       ring.advance();
     }
@@ -133,12 +131,8 @@ BWGEMM_DEVICE void epilogue_tile(const GemmParams& p, const SharedStorage<Cfg>& 
   const uint32_t warp = thread / 32, lane = thread % 32;
   const int32_t row0 = place.row0 + int32_t(consumer) * 64;
   if (row0 >= p.rows) return;  // uniform across the warpgroup
-  // This thread's two accumulator rows within the 64-row block, the block
-  // rows they hold (rows loaded by residue classes arrive permuted,
-  // gemm_params.h), and its column pair.
-  const bool permuted = p.row.load == OperandLoad::kRowClasses;
-  const uint32_t ra = permuted ? class_row(16 * warp + lane / 4) : 16 * warp + lane / 4;
-  const uint32_t rb = permuted ? class_row(16 * warp + lane / 4 + 8) : ra + 8;
+  // This thread's two rows within the 64-row block, and its column pair.
+  const uint32_t ra = 16 * warp + lane / 4, rb = ra + 8;
   const uint32_t pair_col = 2 * (lane % 4);
   Out* d = static_cast<Out*>(p.out) + place.batch * p.out_stride;
 
@@ -149,7 +143,7 @@ BWGEMM_DEVICE void epilogue_tile(const GemmParams& p, const SharedStorage<Cfg>& 
     // checks, through this thread's two row pointers.
     const bool interior = row0 + 64 <= p.rows && col0 + Cfg::kChunkCols <= p.cols;
     const Out* c_ra = d + int64_t(row0 + int32_t(ra)) * p.out_ld + col0 + pair_col;
-    const Out* c_rb = d + int64_t(row0 + int32_t(rb)) * p.out_ld + col0 + pair_col;
+    const Out* c_rb = c_ra + 8 * p.out_ld;
 #pragma unroll
     for (int jj = 0; jj < kBlocksPerChunk; ++jj) {
       const int j = chunk * kBlocksPerChunk + jj;

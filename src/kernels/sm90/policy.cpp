@@ -16,9 +16,10 @@ namespace bwgemm::sm90 {
 //    64 cluster tiles up (2047x2049x1023, 3000x5000x700, 4095x4097x4096, ...),
 //    but at 0.52-0.57x on 1000^3 (16 cluster tiles: most SMs idle).
 //  - Only same-type outputs were measured; fp32 outputs stay with cuBLAS.
-//  - leading dimensions or bases not 16-byte aligned (any ld, GPT-2's 50257
-//    vocabulary): cuBLAS runs at 96-148 TFLOP/s on the H200; the kernel loads
-//    such operands by residue classes (gemm_params.h), see docs/perf.md.
+//  - C's leading dimension or base not 16-byte aligned (GPT-2's logits with
+//    the vocabulary 50257): cuBLAS at 96 TFLOP/s, the kernel (storing D by
+//    threads) at 434 on an H100 (docs/perf.md). Unaligned A or B: the kernel
+//    cannot load them (launch_params.h) and forwards.
 bool policy_prefers_kernel(const GemmProblem& p, const DeviceCaps& caps) {
   if (p.c_type != p.ab_type) return false;
   const auto aligned = [](const void* base, int64_t ld, DType t) {

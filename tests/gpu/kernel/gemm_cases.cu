@@ -338,21 +338,11 @@ bool kernel_takes(const GemmCase& c) {
   const auto aligned = [&](int64_t elems, Elem e) {
     return elems * int64_t(elem_size(e)) % 16 == 0;
   };
-  // Rows TMA addresses directly: base, leading dimension, batch stride.
-  const auto tiled = [&](int64_t ld, int64_t stride) {
+  // TMA addresses A and B: base, leading dimension and batch stride.
+  const auto tma = [&](int64_t ld, int64_t stride) {
     return aligned(c.offset, c.ab) && aligned(ld, c.ab) && (c.batch == 1 || aligned(stride, c.ab));
   };
-  const auto classes = [&](int64_t stride, int64_t strided_extent) {
-    return (c.batch == 1 || aligned(stride, c.ab)) && strided_extent >= 8;
-  };
-  // The kernel's row operand is op(B)^T (M/N-major when B is transposed),
-  // its column operand op(A)^T (M/N-major when A is not).
-  const bool b_mn = c.tb, a_mn = !c.ta;
-  const bool b_tiled = tiled(d.ldb, d.stride_b), a_tiled = tiled(d.lda, d.stride_a);
-  if ((!b_tiled && b_mn) || (!a_tiled && a_mn))
-    return b_mn && a_mn && classes(d.stride_a, c.k) && classes(d.stride_b, c.k);
-  if (!a_tiled) return false;
-  return b_tiled || classes(d.stride_b, c.n);
+  return tma(d.lda, d.stride_a) && tma(d.ldb, d.stride_b);
 }
 
 namespace {

@@ -28,11 +28,9 @@ struct GemmCase {
 
 std::string describe(const GemmCase& c);
 
-// Whether the sm90 kernel is expected to take the case when forced: operands
-// whose rows are 16-byte aligned, or that residue classes can load (an
-// unaligned K-major B; unaligned A or B when both are M/N-major, i.e. NT),
-// with 16-byte batch strides where classes are used and at least 8 rows (or
-// K) to cut into classes. Any C.
+// Whether the sm90 kernel is expected to take the case when forced: A and B
+// with 16-byte aligned bases, leading dimensions and batch strides (TMA
+// loads them); C element-aligned with any leading dimension and stride.
 bool kernel_takes(const GemmCase& c);
 
 struct CaseResult {

@@ -7,6 +7,8 @@
 //   gemm_check threads           8 threads x 8 streams against serial results
 //   gemm_check sanitizer         a small subset, for compute-sanitizer runs
 //   gemm_check multigpu          one thread per GPU, all at once (exit 77 with < 2)
+//   gemm_check one OPS M N K [LD_ALIGN] [OFFSET] [BF16] [F32]
+//                                one fp16 (or bf16) case, e.g. "one NT 63 63 63 1 2"
 #include <bwgemm/bwgemm.h>
 
 #include <cstdio>
@@ -339,6 +341,21 @@ int main(int argc, char** argv) {
   if (mode == "threads") return run_threads();
   if (mode == "sanitizer") return run_sanitizer_subset();
   if (mode == "multigpu") return run_multi_gpu();
+  if (mode == "one" && argc >= 6) {
+    GemmCase c;
+    c.ta = argv[2][0] == 'T';
+    c.tb = argv[2][1] == 'T';
+    c.m = std::atoll(argv[3]);
+    c.n = std::atoll(argv[4]);
+    c.k = std::atoll(argv[5]);
+    c.ld_align = argc > 6 ? std::atoll(argv[6]) : 8;
+    c.offset = argc > 7 ? std::atoll(argv[7]) : 0;
+    c.ab = argc > 8 && std::atoi(argv[8]) ? Elem::BF16 : Elem::F16;
+    c.c = argc > 9 && std::atoi(argv[9]) ? Elem::F32 : c.ab;
+    Tally tally;
+    tally.add(c, run_and_check(c, Runner::BwgemmForced, 11, nullptr));
+    return tally.finish("one");
+  }
   std::fprintf(stderr, "unknown mode %s\n", mode.c_str());
   return 2;
 }

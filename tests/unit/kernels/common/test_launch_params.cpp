@@ -307,12 +307,10 @@ void check_output_map(const TmaMapSpec& m, const bwgemm::RawCall& c, DType out,
 void check_maps(const LaunchMaps& maps, const bwgemm::RawCall& c, const Types& t,
                 const TileShape& s) {
   assert_true(maps.plan.supported);
-  assert_int_equal(maps.row.count, 1);
-  assert_int_equal(maps.col.count, 1);
-  check_operand_map(maps.row.specs[0], t.ab_dtype, c.B, c.transb != CUBLAS_OP_N, c.n, c.k, c.ldb,
-                    c.batch, c.strideB, s, uint32_t(s.block_rows));
-  check_operand_map(maps.col.specs[0], t.ab_dtype, c.A, c.transa == CUBLAS_OP_N, c.m, c.k, c.lda,
-                    c.batch, c.strideA, s, uint32_t(s.block_cols / s.cluster_size));
+  check_operand_map(maps.row, t.ab_dtype, c.B, c.transb != CUBLAS_OP_N, c.n, c.k, c.ldb, c.batch,
+                    c.strideB, s, uint32_t(s.block_rows));
+  check_operand_map(maps.col, t.ab_dtype, c.A, c.transa == CUBLAS_OP_N, c.m, c.k, c.lda, c.batch,
+                    c.strideA, s, uint32_t(s.block_cols / s.cluster_size));
   check_output_map(maps.out, c, t.out_dtype, s);
 }
 
@@ -323,9 +321,9 @@ void map_specs_describe_the_operands_and_the_output(void**) {
     check_maps(maps, c, t, s);
     // sm90: 128 x 64 row boxes, 128 x 64 column boxes (K-major), and every
     // inner box one 128-byte swizzle span.
-    if (c.transb == CUBLAS_OP_N) assert_int_equal(maps.row.specs[0].box[1], 128);
-    if (c.transa != CUBLAS_OP_N) assert_int_equal(maps.col.specs[0].box[1], 128);
-    for (const TmaMapSpec* m : {&maps.row.specs[0], &maps.col.specs[0]})
+    if (c.transb == CUBLAS_OP_N) assert_int_equal(maps.row.box[1], 128);
+    if (c.transa != CUBLAS_OP_N) assert_int_equal(maps.col.box[1], 128);
+    for (const TmaMapSpec* m : {&maps.row, &maps.col})
       assert_int_equal(m->box[0] * elem(t.ab_dtype), 128);
     assert_int_equal(maps.out.box[0] * elem(t.out_dtype), 128);
     assert_int_equal(maps.out.box[1], 64);
@@ -360,8 +358,8 @@ void check_stage_bytes() {
       bwgemm::to_kernel_view(problem_of(c, CUBLAS_POINTER_MODE_HOST)), shape_for(DType::F16));
   const uint32_t row_loads = kRowMN ? Cfg::kBlockRows / Cfg::kMNBox : 1;
   const uint32_t col_loads = (kColMN ? Cfg::kHalfCols / Cfg::kMNBox : 1) * Cfg::kClusterSize;
-  const TmaMapSpec& row = maps.row.specs[0];
-  const TmaMapSpec& col = maps.col.specs[0];
+  const TmaMapSpec& row = maps.row;
+  const TmaMapSpec& col = maps.col;
   const uint32_t bytes =
       row_loads * row.box[0] * row.box[1] * 2 + col_loads * col.box[0] * col.box[1] * 2;
   assert_int_equal(bytes, Cfg::kStageBytes);
@@ -396,8 +394,6 @@ void params_without_maps(void**) {
     assert_int_equal(g.depth, c.k);
     assert_int_equal(g.row.batched, c.batch > 1 && c.strideB != 0);
     assert_int_equal(g.col.batched, c.batch > 1 && c.strideA != 0);
-    assert_int_equal(int(g.row.load), int(bwgemm::OperandLoad::kTiled));
-    assert_int_equal(int(g.col.load), int(bwgemm::OperandLoad::kTiled));
     assert_false(g.out_by_threads);
     assert_int_equal(g.out_batched, c.batch > 1);
     // A TMA store clips m exactly only at 16-byte multiples.
@@ -481,9 +477,7 @@ void make_launch_params_encodes_each_map(void**) {
     const struct {
       const TmaMapSpec& spec;
       const CUtensorMap& map;
-    } expected[] = {{maps.out, g.out_map},
-                    {maps.row.specs[0], g.row.maps[0]},
-                    {maps.col.specs[0], g.col.maps[0]}};
+    } expected[] = {{maps.out, g.out_map}, {maps.row, g.row.map}, {maps.col, g.col.map}};
     for (size_t i = 0; i < 3; ++i) {
       assert_true(same_spec(g_encoded[i].spec, expected[i].spec));
       assert_ptr_equal(g_encoded[i].out, &expected[i].map);
@@ -503,7 +497,7 @@ void a_rejected_map_fails_the_launch(void**) {
   }
 }
 
-// ---- layouts TMA cannot address directly (gemm_params.h, OperandLoad) ----------
+// ---- layouts TMA cannot address directly ----------------------------------------
 
 // A call with the given transposes whose leading dimensions are the minimal
 // ones (m, k or n, odd where the extent is), bases offset by `offset`
@@ -525,95 +519,31 @@ bwgemm::LoadPlan plan_of(const bwgemm::RawCall& c) {
   return bwgemm::plan_loads(bwgemm::to_kernel_view(problem_of(c, CUBLAS_POINTER_MODE_HOST)));
 }
 
-void assert_plan(const bwgemm::LoadPlan& plan, bool supported, bwgemm::OperandLoad row,
-                 bwgemm::OperandLoad col, bool out_by_threads) {
-  assert_int_equal(plan.supported, supported);
-  if (!supported) return;
-  assert_int_equal(int(plan.row), int(row));
-  assert_int_equal(int(plan.col), int(col));
-  assert_int_equal(plan.out_by_threads, out_by_threads);
-}
-
-// GPT-2's lm_head calls with the vocabulary 50257 (cuBLAS terms): logits TN
-// (ldc odd), weight gradient NT (ldb odd, both operands M/N-major), input
-// gradient NN (ldb odd, B K-major); and the cases left to cuBLAS.
-void plan_loads_takes_what_residue_classes_can_load(void**) {
-  using bwgemm::OperandLoad;
-  const OperandLoad tiled = OperandLoad::kTiled, rows = OperandLoad::kRowClasses,
-                    depth = OperandLoad::kDepthClasses;
-  assert_plan(plan_of(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 50257, 64, 768, 0)), true, tiled,
-              tiled, true);
-  assert_plan(plan_of(minimal_call(CUBLAS_OP_N, CUBLAS_OP_T, 768, 50257, 64, 0)), true, depth,
-              depth, false);
-  assert_plan(plan_of(minimal_call(CUBLAS_OP_N, CUBLAS_OP_N, 768, 64, 50257, 0)), true, rows, tiled,
-              false);
-  // Every base one element past a 16-byte boundary, leading dimensions aligned.
-  assert_plan(plan_of(minimal_call(CUBLAS_OP_N, CUBLAS_OP_T, 512, 256, 128, 1)), true, depth, depth,
-              true);
-  // An unaligned M/N-major operand beside a K-major one (A of NN with odd m):
-  // its K order cannot be shared; nor can an unaligned K-major column operand
-  // (A of TN with odd k) have its columns put back.
-  assert_false(plan_of(minimal_call(CUBLAS_OP_N, CUBLAS_OP_N, 4095, 4096, 4096, 0)).supported);
-  assert_false(plan_of(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 2048, 2048, 1023, 0)).supported);
-  // Fewer rows than classes.
-  assert_false(plan_of(minimal_call(CUBLAS_OP_N, CUBLAS_OP_N, 64, 7, 1023, 0)).supported);
-  assert_false(plan_of(minimal_call(CUBLAS_OP_N, CUBLAS_OP_T, 64, 1023, 7, 0)).supported);
-  // An odd batch stride: each class needs a 16-byte plane stride.
-  bwgemm::RawCall batched = minimal_call(CUBLAS_OP_N, CUBLAS_OP_N, 768, 64, 1023, 0);
+// GPT-2's lm_head calls with the vocabulary 50257 (cuBLAS terms): the logits
+// (TN, ldc odd) run with D stored by threads; the gradients (NT and NN, ldb
+// odd) and unaligned bases of A or B go to cuBLAS.
+void plan_loads_takes_unaligned_outputs_only(void**) {
+  bwgemm::LoadPlan plan = plan_of(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 50257, 64, 768, 0));
+  assert_true(plan.supported);
+  assert_true(plan.out_by_threads);
+  plan = plan_of(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 512, 64, 768, 0));
+  assert_true(plan.supported);
+  assert_false(plan.out_by_threads);
+  assert_false(plan_of(minimal_call(CUBLAS_OP_N, CUBLAS_OP_T, 768, 50257, 64, 0)).supported);
+  assert_false(plan_of(minimal_call(CUBLAS_OP_N, CUBLAS_OP_N, 768, 64, 50257, 0)).supported);
+  assert_false(plan_of(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 512, 256, 128, 1)).supported);
+  // An odd batch stride of B.
+  bwgemm::RawCall batched = minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 512, 64, 768, 0);
   batched.entry = bwgemm::EntryPoint::GemmStridedBatchedEx_64;
   batched.batch = 2;
-  batched.strideA = 768 * 1023 + 8;
-  batched.strideB = 1023 * 64 + 1;
-  batched.strideC = 768 * 64;
+  batched.strideA = 512 * 768;
+  batched.strideB = 768 * 64 + 1;
+  batched.strideC = 512 * 64 + 3;  // C's stride may be anything
   assert_false(plan_of(batched).supported);
-  batched.strideB = 1023 * 64 + 8;  // a 16-byte multiple
-  assert_plan(plan_of(batched), true, rows, tiled, false);
-}
-
-// Class c's map starts at the 16-byte boundary at or below row c, shifts its
-// inner coordinate by the remainder, steps 8 rows per row of the map, and
-// holds the rows of its class; its boxes are 8 rows, one swizzle atom.
-void class_maps_cover_each_residue_class(void**) {
-  for (const bool mn_major : {false, true}) {
-    // NN with ldb = k odd (K-major B) or NT with ldb = n odd (M/N-major B).
-    bwgemm::RawCall c = mn_major ? minimal_call(CUBLAS_OP_N, CUBLAS_OP_T, 768, 301, 203, 3)
-                                 : minimal_call(CUBLAS_OP_N, CUBLAS_OP_N, 768, 203, 301, 3);
-    // Beside a K-major row operand, an M/N-major A must be tiled: aligned.
-    if (!mn_major) c.A = static_cast<const uint16_t*>(c.A) - 3;
-    const LaunchMaps maps = bwgemm::launch_map_specs(
-        bwgemm::to_kernel_view(problem_of(c, CUBLAS_POINTER_MODE_HOST)), shape_for(DType::BF16));
-    assert_true(maps.plan.supported);
-    assert_int_equal(maps.row.count, bwgemm::kLoadClasses);
-    const int64_t inner = mn_major ? c.n : c.k, strided = mn_major ? c.k : c.n;
-    for (int cls = 0; cls < bwgemm::kLoadClasses; ++cls) {
-      const TmaMapSpec& m = maps.row.specs[cls];
-      const uintptr_t first = reinterpret_cast<uintptr_t>(c.B) + uintptr_t(cls * c.ldb * 2);
-      assert_int_equal(reinterpret_cast<uintptr_t>(m.base) % 16, 0);
-      assert_int_equal(reinterpret_cast<uintptr_t>(m.base) + uintptr_t(maps.row.shift[cls]) * 2,
-                       first);
-      assert_in_range(maps.row.shift[cls], 0, 7);
-      assert_int_equal(m.strides[0], uint64_t(8 * c.ldb * 2));
-      assert_int_equal(m.dims[0], uint64_t(inner + maps.row.shift[cls]));
-      assert_int_equal(m.dims[1], uint64_t((strided - cls + 7) / 8));
-      assert_int_equal(m.box[0] * 2, 128);
-      assert_int_equal(m.box[1], 8);
-      assert_int_equal(m.swizzle, CU_TENSOR_MAP_SWIZZLE_128B);
-    }
-    // The column operand (A, M/N-major): classes alongside an M/N-major row
-    // operand, tiled beside a K-major one.
-    assert_int_equal(maps.col.count, mn_major ? bwgemm::kLoadClasses : 1);
-  }
-}
-
-// The rows a 64-row group of class boxes holds: an 8 x 8 transpose, its own
-// inverse, and the identity on the group.
-void class_row_transposes_each_64_row_group(void**) {
-  for (int32_t r = 0; r < 256; ++r) {
-    assert_int_equal(bwgemm::class_row(bwgemm::class_row(r)), r);
-    assert_int_equal(bwgemm::class_row(r) / 64, r / 64);
-    const int32_t c = (r % 64) / 8, q = r % 8;
-    assert_int_equal(bwgemm::class_row(r), r / 64 * 64 + 8 * q + c);
-  }
+  batched.strideB = 768 * 64 + 8;
+  plan = plan_of(batched);
+  assert_true(plan.supported);
+  assert_true(plan.out_by_threads);
 }
 
 // D with rows not 16-byte aligned gets no map: the threads store it.
@@ -741,9 +671,7 @@ int main() {
       TEST(device_scalars_are_passed_as_pointers),
       TEST(make_launch_params_encodes_each_map),
       TEST(a_rejected_map_fails_the_launch),
-      TEST(plan_loads_takes_what_residue_classes_can_load),
-      TEST(class_maps_cover_each_residue_class),
-      TEST(class_row_transposes_each_64_row_group),
+      TEST(plan_loads_takes_unaligned_outputs_only),
       TEST(unaligned_output_is_stored_by_threads),
       TEST(select_variant_takes_types_and_majorness),
       TEST(launch_gemm_enqueues_or_forwards_with_a_warning),
