@@ -52,6 +52,11 @@ bool current_device_caps(DeviceCaps* out) {
 int stream_device(cudaStream_t stream, int current_device) {
   if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread)
     return current_device;
+  // cudaStreamGetDevice on a capturing stream invalidates the capture (seen
+  // on an H100, CUDA 13.0): a captured call keeps the current device.
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess) return -1;
+  if (capture != cudaStreamCaptureStatusNone) return current_device;
   int device = -1;
   return cudaStreamGetDevice(stream, &device) == cudaSuccess ? device : -1;
 }

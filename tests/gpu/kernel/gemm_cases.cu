@@ -430,7 +430,11 @@ std::string run_in_graph_and_fetch(const GemmCase& c, uint64_t seed, int replays
   std::string out;
   {
     CaseBuffers buffers(c, seed, stream, kernel_takes(c));
+    // One eager call first, as cuBLAS asks of a handle before a capture (a
+    // forwarded call on a fresh handle may set up cuBLAS's workspace).
+    CUBLAS_OK(buffers.run(Runner::BwgemmForced, handle));
     CUDA_OK(cudaStreamSynchronize(stream));
+    buffers.reset_output(stream);
     // Capture the GEMM alone; the output is reset before each replay so
     // beta * C reads the original C every time.
     cudaGraph_t graph;

@@ -228,6 +228,8 @@ int run_graph() {
   CUBLAS_OK(cublasSetStream_v2(handle, stream));
   int failed = 0, runs = 0;
   for (const GemmCase& c : small_cases()) {
+    std::printf("graph: %s\n", describe(c).c_str());
+    std::fflush(stdout);
     const std::string eager = run_and_fetch(c, 11, stream, handle);
     const std::string graphed = run_in_graph_and_fetch(c, 11, 3);
     ++runs;

@@ -647,6 +647,16 @@ void handle_stream_of_unknown_device_is_forwarded(void**) {
   assert_every_candidate_forwarded_with_the_handle_stream();
 }
 
+// A call captured into a CUDA graph keeps the current device: asking for the
+// stream's device would end the capture (cudaStreamGetDevice is not allowed
+// while a stream captures), so it is not asked.
+void captured_call_does_not_query_the_stream_device(void**) {
+  mock_cublas().set_stream(address<CUstream_st>(0x6000));  // a device the runtime does not know
+  mock_cuda::set_capture_status(cudaStreamCaptureStatusActive);
+  assert_launched_everywhere(any);
+  assert_int_equal(mock_cuda::device_queries_during_capture(), 0);
+}
+
 // The handle's cublasSetSmCountTarget reaches the family with the problem; a
 // handle whose target cannot be read is left to cuBLAS.
 void sm_count_target_of_the_handle_reaches_the_kernel(void**) {
@@ -738,6 +748,7 @@ int main() {
       TEST(sm_count_target_of_the_handle_reaches_the_kernel),
       TEST(handle_stream_on_another_device_is_forwarded),
       TEST(handle_stream_of_unknown_device_is_forwarded),
+      TEST(captured_call_does_not_query_the_stream_device),
   };
   return cmocka_run_group_tests_name("entry_forwarding", tests, nullptr, nullptr);
 }

@@ -13,6 +13,7 @@
 #include "dispatch/family_guard.h"
 #include "dispatch/path_switch.h"
 #include "support/cmocka_cxx.h"
+#include "support/mock_cuda_runtime.h"
 #include "support/test_env.h"
 
 using bwgemm::GuardDecision;
@@ -21,16 +22,12 @@ using bwgemm::GuardDecision;
 
 namespace {
 
-cudaStreamCaptureStatus g_capture = cudaStreamCaptureStatusNone;
 int g_host_allocs = 0;
 
 }  // namespace
 
+// cudaStreamIsCapturing comes from the unit tests' runtime (mock_cuda).
 extern "C" {
-cudaError_t cudaStreamIsCapturing(cudaStream_t, cudaStreamCaptureStatus* status) {
-  *status = g_capture;
-  return cudaSuccess;
-}
 // The error flag cannot be allocated: the self-check fails before any kernel.
 cudaError_t cudaHostAlloc(void**, size_t, unsigned int) {
   ++g_host_allocs;
@@ -70,7 +67,7 @@ int set_up(void** state) {
   setenv("BWGEMM_LOG_FILE", log->path(), 1);
   bwgemm::env_config_reload();
   bwgemm::path_switch_reset();
-  g_capture = cudaStreamCaptureStatusNone;
+  mock_cuda::set_capture_status(cudaStreamCaptureStatusNone);
   g_host_allocs = 0;
   *state = log;
   return 0;
@@ -88,7 +85,7 @@ bool sm100_switched_off() { return (bwgemm::disabled_paths() & (1u << BWGEMM_PAT
 // The defect this guards against: every such call used to be logged as a
 // failed launch (CUDA error 600) and recorded as LAUNCH_FAILED.
 void a_capturing_stream_defers_the_self_check(void** state) {
-  g_capture = cudaStreamCaptureStatusActive;
+  mock_cuda::set_capture_status(cudaStreamCaptureStatusActive);
   for (int call = 0; call < 3; ++call) {
     uint32_t* flag = nullptr;
     assert_int_equal(int(bwgemm::guard_launch(kGuarded, device(1), nullptr, &flag)),
@@ -102,10 +99,10 @@ void a_capturing_stream_defers_the_self_check(void** state) {
 
 void the_check_runs_once_the_capture_ended_and_a_failure_switches_off_once(void** state) {
   uint32_t* flag = nullptr;
-  g_capture = cudaStreamCaptureStatusActive;
+  mock_cuda::set_capture_status(cudaStreamCaptureStatusActive);
   assert_int_equal(int(bwgemm::guard_launch(kGuarded, device(2), nullptr, &flag)),
                    int(GuardDecision::kPending));
-  g_capture = cudaStreamCaptureStatusNone;
+  mock_cuda::set_capture_status(cudaStreamCaptureStatusNone);
   for (int call = 0; call < 3; ++call)
     assert_int_equal(int(bwgemm::guard_launch(kGuarded, device(2), nullptr, &flag)),
                      int(GuardDecision::kFailed));

@@ -19,6 +19,8 @@ std::atomic<int> g_attribute_queries{0};
 constexpr int kStreamSlots = 4;
 std::pair<cudaStream_t, int> g_stream_devices[kStreamSlots];
 int g_stream_count = 0;
+cudaStreamCaptureStatus g_capture = cudaStreamCaptureStatusNone;
+std::atomic<int> g_device_queries_during_capture{0};
 
 }  // namespace
 
@@ -29,7 +31,12 @@ void reset() {
   g_attribute_error = cudaSuccess;
   g_attribute_queries = 0;
   g_stream_count = 0;
+  g_capture = cudaStreamCaptureStatusNone;
+  g_device_queries_during_capture = 0;
 }
+
+void set_capture_status(cudaStreamCaptureStatus status) { g_capture = status; }
+int device_queries_during_capture() { return g_device_queries_during_capture.load(); }
 
 void set_current_device(int device) { g_current = device; }
 void set_attributes(int device, DeviceAttributes attributes) { g_devices[device] = attributes; }
@@ -64,7 +71,14 @@ extern "C" cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, i
   }
 }
 
+extern "C" cudaError_t cudaStreamIsCapturing(cudaStream_t, cudaStreamCaptureStatus* status) {
+  *status = mock_cuda::g_capture;
+  return cudaSuccess;
+}
+
 extern "C" cudaError_t cudaStreamGetDevice(cudaStream_t stream, int* device) {
+  if (mock_cuda::g_capture != cudaStreamCaptureStatusNone)
+    ++mock_cuda::g_device_queries_during_capture;
   for (int i = 0; i < mock_cuda::g_stream_count && i < mock_cuda::kStreamSlots; ++i) {
     if (mock_cuda::g_stream_devices[i].first == stream) {
       *device = mock_cuda::g_stream_devices[i].second;

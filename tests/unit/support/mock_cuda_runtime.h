@@ -28,6 +28,11 @@ void set_attribute_error(cudaError_t error);
 // The device cudaStreamGetDevice reports for `stream` (unknown streams:
 // cudaErrorInvalidResourceHandle).
 void set_stream_device(cudaStream_t stream, int device);
+// What cudaStreamIsCapturing reports for every stream (default: none), and
+// cudaStreamGetDevice calls made while it reports a capture (they would end
+// a real capture).
+void set_capture_status(cudaStreamCaptureStatus status);
+int device_queries_during_capture();
 // cudaDeviceGetAttribute calls since reset(), from all threads.
 int attribute_query_count();
 
