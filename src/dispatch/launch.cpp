@@ -2,14 +2,64 @@
 #include "dispatch/launch.h"
 
 #include "dispatch/family_guard.h"
+#include "dispatch/workspace.h"
+#include "kernels/common/launch_params.h"
+#include "kernels/common/pack.h"
 
 namespace bwgemm {
+namespace {
 
-LaunchResult launch_planned(const Plan& plan, const GemmProblem& p, const DeviceCaps& caps) {
+// A or B as a 16-bit column-major matrix (batch stride 0 when not batched).
+Matrix16 operand(const void* base, bool trans, int64_t op_rows, int64_t op_cols, int64_t ld,
+                 int64_t stride, int64_t batch) {
+  return {base, trans ? op_cols : op_rows, trans ? op_rows : op_cols,
+          ld,   batch > 1 ? stride : 0,    batch};
+}
+
+bool addressable(const Matrix16& m, DType type) {
+  return tma_addressable(m.base, m.ld, m.stride, type);
+}
+
+size_t round_up_256(size_t bytes) { return (bytes + 255) / 256 * 256; }
+
+// Replaces A or B where TMA cannot address them by a packed copy in the
+// stream's workspace (16-byte rows; the copy is enqueued before the GEMM on
+// the same stream). False when a copy is needed but cannot be made: inside a
+// capture, past the workspace ceiling, alpha == 0 on the host (A and B must
+// not be read), or a refused enqueue.
+bool pack_unaddressable_operands(GemmProblem* p) {
+  if (p->k == 0) return true;  // no operand is read
+  const Matrix16 a = operand(p->a, p->trans_a, p->m, p->k, p->lda, p->stride_a, p->batch);
+  const Matrix16 b = operand(p->b, p->trans_b, p->k, p->n, p->ldb, p->stride_b, p->batch);
+  const bool pack_a = !addressable(a, p->ab_type), pack_b = !addressable(b, p->ab_type);
+  if (!pack_a && !pack_b) return true;
+  if (!p->alpha.on_device && p->alpha.value == 0.0f) return false;
+  const size_t a_bytes = pack_a ? round_up_256(packed_bytes(a)) : 0;
+  const size_t b_bytes = pack_b ? packed_bytes(b) : 0;
+  auto* workspace = static_cast<uint8_t*>(stream_workspace(p->stream, a_bytes + b_bytes));
+  if (workspace == nullptr) return false;
+  if (pack_a) {
+    if (enqueue_pack16(a, workspace, p->stream) != cudaSuccess) return false;
+    p->a = workspace;
+    p->lda = packed_ld(a);
+    p->stride_a = a.stride == 0 ? 0 : packed_ld(a) * a.cols;
+  }
+  if (pack_b) {
+    if (enqueue_pack16(b, workspace + a_bytes, p->stream) != cudaSuccess) return false;
+    p->b = workspace + a_bytes;
+    p->ldb = packed_ld(b);
+    p->stride_b = b.stride == 0 ? 0 : packed_ld(b) * b.cols;
+  }
+  return true;
+}
+
+}  // namespace
+
+LaunchResult launch_planned(const Plan& plan, const GemmProblem& problem, const DeviceCaps& caps) {
   const KernelFamily& family = *plan.family;
   uint32_t* error_flag = nullptr;
   if (family.guarded) {
-    switch (guard_launch(family, caps, p.stream, &error_flag)) {
+    switch (guard_launch(family, caps, problem.stream, &error_flag)) {
       case GuardDecision::kLaunch: break;
       case GuardDecision::kPending:
         return {LaunchStatus::kForward, BWGEMM_REASON_SELF_CHECK_PENDING};
@@ -18,6 +68,9 @@ LaunchResult launch_planned(const Plan& plan, const GemmProblem& p, const Device
         return {LaunchStatus::kEarlierFailure, BWGEMM_REASON_LAUNCH_FAILED};
     }
   }
+  GemmProblem p = problem;
+  if (!pack_unaddressable_operands(&p))
+    return {LaunchStatus::kForward, BWGEMM_REASON_UNSUPPORTED_LAYOUT};
   return family.launch(p, caps, plan.config, error_flag);
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Launching a planned call: the guard of a guarded family, then the family's
+// Launching a planned call: the guard of a guarded family, operands TMA
+// cannot address packed into the stream's workspace, then the family's
 // launcher.
 #pragma once
 

@@ -2,24 +2,13 @@
 #include "kernels/common/launch_params.h"
 
 namespace bwgemm {
-namespace {
-
-// TMA can address the rows as they are: base, row pitch and batch stride are
-// all multiples of 16 bytes.
-bool tma_aligned(const void* base, int64_t ld, int64_t plane_stride, DType type) {
-  const int64_t elem = static_cast<int64_t>(dtype_size(type));
-  return reinterpret_cast<uintptr_t>(base) % 16 == 0 && ld * elem % 16 == 0 &&
-         plane_stride * elem % 16 == 0;
-}
-
-}  // namespace
 
 LoadPlan plan_loads(const KernelView& v) {
   const OperandView& row = v.row_operand;
   const OperandView& col = v.col_operand;
-  return {tma_aligned(row.base, row.ld, row.stride, v.ab_type) &&
-              tma_aligned(col.base, col.ld, col.stride, v.ab_type),
-          !tma_aligned(v.out, v.out_ld, v.out_stride, v.out_type)};
+  return {tma_addressable(row.base, row.ld, row.stride, v.ab_type) &&
+              tma_addressable(col.base, col.ld, col.stride, v.ab_type),
+          !tma_addressable(v.out, v.out_ld, v.out_stride, v.out_type)};
 }
 
 LaunchMaps launch_map_specs(const KernelView& v, const TileShape& s) {

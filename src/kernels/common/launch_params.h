@@ -18,11 +18,21 @@ struct TileShape {
   int group;                            // scheduler group (cluster-row blocks)
 };
 
+// Whether TMA can address a matrix as it is: base, leading dimension and
+// batch stride (0 when one matrix serves every batch) all multiples of 16
+// bytes.
+inline bool tma_addressable(const void* base, int64_t ld, int64_t plane_stride, DType type) {
+  const int64_t elem = static_cast<int64_t>(dtype_size(type));
+  return reinterpret_cast<uintptr_t>(base) % 16 == 0 && ld * elem % 16 == 0 &&
+         plane_stride * elem % 16 == 0;
+}
+
 // How a view is loaded and stored. Not `supported`: an operand whose base,
 // leading dimension or batch stride is not a multiple of 16 bytes, which TMA
 // cannot address (a box must start 16-byte aligned; seen on H100: an
-// unaligned start is an illegal instruction), so cuBLAS computes it. D may be
-// anything element-aligned: where TMA cannot store it the threads do.
+// unaligned start is an illegal instruction); dispatch packs such operands
+// into a workspace first (dispatch/launch.cpp). D may be anything
+// element-aligned: where TMA cannot store it the threads do.
 struct LoadPlan {
   bool supported;
   bool out_by_threads;

@@ -333,16 +333,21 @@ std::string describe(const GemmCase& c) {
   return s.str();
 }
 
-bool kernel_takes(const GemmCase& c) {
+bool needs_pack(const GemmCase& c) {
   const Dims d = dims_of(c);
   const auto aligned = [&](int64_t elems, Elem e) {
     return elems * int64_t(elem_size(e)) % 16 == 0;
   };
-  // TMA addresses A and B: base, leading dimension and batch stride.
+  // TMA addresses A and B as they are: base, leading dimension, batch stride.
   const auto tma = [&](int64_t ld, int64_t stride) {
     return aligned(c.offset, c.ab) && aligned(ld, c.ab) && (c.batch == 1 || aligned(stride, c.ab));
   };
-  return tma(d.lda, d.stride_a) && tma(d.ldb, d.stride_b);
+  return c.k > 0 && !(tma(d.lda, d.stride_a) && tma(d.ldb, d.stride_b));
+}
+
+bool kernel_takes(const GemmCase& c) {
+  // A or B to pack must be read: not with alpha == 0 on the host.
+  return !needs_pack(c) || c.device_scalars || c.alpha != 0.0f;
 }
 
 namespace {
@@ -408,9 +413,9 @@ CaseResult run_and_check(const GemmCase& c, Runner runner, uint64_t seed, cudaSt
 }
 
 std::string run_and_fetch(const GemmCase& c, uint64_t seed, cudaStream_t stream,
-                          cublasHandle_t handle) {
-  CaseBuffers buffers(c, seed, stream, kernel_takes(c));
-  CUBLAS_OK(buffers.run(Runner::BwgemmForced, handle));
+                          cublasHandle_t handle, Runner runner) {
+  CaseBuffers buffers(c, seed, stream, runner == Runner::BwgemmForced && kernel_takes(c));
+  CUBLAS_OK(buffers.run(runner, handle));
   CUDA_OK(cudaStreamSynchronize(stream));
   return buffers.fetch_output();
 }

@@ -28,9 +28,14 @@ struct GemmCase {
 
 std::string describe(const GemmCase& c);
 
-// Whether the sm90 kernel is expected to take the case when forced: A and B
-// with 16-byte aligned bases, leading dimensions and batch strides (TMA
-// loads them); C element-aligned with any leading dimension and stride.
+// Whether A or B must be packed into 16-byte rows before the kernel can load
+// them (a base, leading dimension or batch stride that is not a multiple of
+// 16 bytes, and k > 0). Inside a stream capture such calls go to cuBLAS.
+bool needs_pack(const GemmCase& c);
+
+// Whether the sm90 kernel is expected to take the case when forced (outside
+// a capture): any element-aligned layout, except operands to pack with
+// alpha == 0 on the host (they must not be read).
 bool kernel_takes(const GemmCase& c);
 
 struct CaseResult {
@@ -50,10 +55,10 @@ enum class Runner { BwgemmForced, RealCublas };
 // from k and the output type, outside bit-identical to what was there.
 CaseResult run_and_check(const GemmCase& c, Runner runner, uint64_t seed, cudaStream_t stream);
 
-// Runs `c` through bwgemm (forced kernel) and returns C's bytes, for
-// determinism and concurrency comparisons.
+// Runs `c` through bwgemm (forced kernel), or the real cuBLAS, and returns
+// C's bytes, for determinism, graph and concurrency comparisons.
 std::string run_and_fetch(const GemmCase& c, uint64_t seed, cudaStream_t stream,
-                          cublasHandle_t handle);
+                          cublasHandle_t handle, Runner runner = Runner::BwgemmForced);
 
 // Captures the call in a CUDA graph, replays it `replays` times and returns C.
 std::string run_in_graph_and_fetch(const GemmCase& c, uint64_t seed, int replays);

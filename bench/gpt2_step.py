@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Times an eager PyTorch training step of a GPT-2 124M-sized model (12 layers,
+hidden 768, 12 heads, 1024 tokens, batch 8, bf16 autocast, AdamW) with the
+true vocabulary 50257 and nanoGPT's padded 50304, with and without bwgemm
+preloaded, each in its own process.
+
+usage: bench/gpt2_step.py LIBBWGEMM [--steps N]
+       (LIBBWGEMM: path of libbwgemm.so.0; needs PyTorch built for CUDA 13)
+
+Prints one line per run (median ms per step over N steps after warm-up, and
+the paths bwgemm's log shows for the GEMMs that reached it) and a summary:
+the 50257 step under bwgemm against the plain 50304 step.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def child(vocab, steps):
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+    class Block(nn.Module):
+        def __init__(self, d, heads):
+            super().__init__()
+            self.heads = heads
+            self.ln1, self.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
+            self.qkv, self.proj = nn.Linear(d, 3 * d), nn.Linear(d, d)
+            self.fc, self.out = nn.Linear(d, 4 * d), nn.Linear(4 * d, d)
+
+        def forward(self, x):
+            b, t, c = x.shape
+            q, k, v = self.qkv(self.ln1(x)).split(c, dim=2)
+            q, k, v = (z.view(b, t, self.heads, c // self.heads).transpose(1, 2) for z in (q, k, v))
+            y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+            x = x + self.proj(y.transpose(1, 2).reshape(b, t, c))
+            return x + self.out(F.gelu(self.fc(self.ln2(x)), approximate="tanh"))
+
+    class Gpt(nn.Module):
+        def __init__(self, vocab, d=768, layers=12, heads=12, context=1024):
+            super().__init__()
+            self.wte, self.wpe = nn.Embedding(vocab, d), nn.Embedding(context, d)
+            self.blocks = nn.ModuleList(Block(d, heads) for _ in range(layers))
+            self.ln_f = nn.LayerNorm(d)
+
+        def forward(self, idx, targets):
+            x = self.wte(idx) + self.wpe(torch.arange(idx.shape[1], device=idx.device))
+            for block in self.blocks:
+                x = block(x)
+            # The lm_head shares the embedding (no bias): F.linear -> cublasGemmEx.
+            logits = F.linear(self.ln_f(x), self.wte.weight)
+            return F.cross_entropy(logits.view(-1, logits.shape[-1]).float(), targets.view(-1))
+
+    torch.manual_seed(0)
+    model = Gpt(vocab).cuda()
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-4, fused=True)
+    idx = torch.randint(0, 50257, (8, 1024), device="cuda")
+    targets = torch.randint(0, 50257, (8, 1024), device="cuda")
+    times = []
+    for step in range(5 + steps):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            loss = model(idx, targets)
+        loss.backward()
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+        end.record()
+        torch.cuda.synchronize()
+        if step >= 5:
+            times.append(start.elapsed_time(end))
+    times.sort()
+    print(json.dumps({"vocab": vocab, "ms": times[len(times) // 2], "loss": float(loss)}))
+
+
+def run(vocab, steps, lib):
+    env = dict(os.environ)
+    log = None
+    if lib:
+        log = tempfile.NamedTemporaryFile(suffix=".log", delete=False).name
+        env.update(LD_PRELOAD=lib, BWGEMM_LOG="1", BWGEMM_LOG_FILE=log)
+    out = subprocess.run([sys.executable, __file__, "--child", str(vocab), "--steps", str(steps)],
+                         env=env, capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f"gpt2_step: the run with vocabulary {vocab} failed:\n{out.stderr}")
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    paths = {}
+    if log:
+        with open(log) as f:
+            for line in f:
+                if " -> " in line:
+                    path = line.split(" -> ")[1].split(" ")[0]
+                    if path == "cublas":
+                        path += ":" + line.rsplit("(", 1)[1].strip().rstrip(")")
+                    paths[path] = paths.get(path, 0) + 1
+        os.unlink(log)
+    result["paths"] = paths
+    return result
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("lib", nargs="?")
+    parser.add_argument("--steps", type=int, default=20)
+    parser.add_argument("--child", type=int)
+    args = parser.parse_args()
+    if args.child:
+        return child(args.child, args.steps)
+    if not args.lib:
+        parser.error("the path of libbwgemm.so.0 is required")
+    lib = os.path.abspath(args.lib)
+    rows = []
+    for vocab in (50304, 50257):
+        for preload in ("", lib):
+            r = run(vocab, args.steps, preload)
+            r["bwgemm"] = bool(preload)
+            rows.append(r)
+            decisions = ", ".join(f"{k} x{v}" for k, v in sorted(r["paths"].items())) or "-"
+            print(f"vocab {vocab} {'bwgemm' if preload else 'plain '}: {r['ms']:7.2f} ms/step"
+                  f"  loss {r['loss']:.4f}  decisions: {decisions}", flush=True)
+    ms = {(r["vocab"], r["bwgemm"]): r["ms"] for r in rows}
+    print(f"summary: 50257 with bwgemm {ms[(50257, True)]:.2f} ms vs plain 50304 "
+          f"{ms[(50304, False)]:.2f} ms ({ms[(50257, True)] / ms[(50304, False)]:.3f}x); "
+          f"plain 50257 {ms[(50257, False)]:.2f} ms")
+
+
+if __name__ == "__main__":
+    main()

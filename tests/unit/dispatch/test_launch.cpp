@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+// src/dispatch/launch.cpp: a planned call reaches the family's launcher with
+// A and B that TMA can address: operands whose base, leading dimension or
+// batch stride is not a multiple of 16 bytes are packed into the stream's
+// workspace first (fake workspace and copy recorder), or the call is
+// forwarded when they cannot be.
+#include <cstdint>
+
+#include "dispatch/launch.h"
+#include "support/cmocka_cxx.h"
+#include "support/fake_guard.h"
+#include "support/fake_kernel_families.h"
+#include "support/fake_pack.h"
+
+using bwgemm::GemmProblem;
+using bwgemm::LaunchStatus;
+
+namespace {
+
+const bwgemm::DeviceCaps kCaps{0, 9, 0, 132, 232448};
+
+// GPT-2's input gradient, scaled down: NN, B is k x n with the odd ldb = k.
+GemmProblem odd_ldb() {
+  GemmProblem p{};
+  p.ab_type = p.c_type = bwgemm::DType::BF16;
+  p.m = 96;
+  p.n = 80;
+  p.k = 201;
+  p.a = reinterpret_cast<const void*>(0x100000);
+  p.b = reinterpret_cast<const void*>(0x200000);
+  p.c = reinterpret_cast<void*>(0x300000);
+  p.lda = 96;
+  p.ldb = 201;
+  p.ldc = 96;
+  p.batch = 1;
+  p.alpha = {false, 1.0f, nullptr};
+  p.beta = {false, 0.0f, nullptr};
+  return p;
+}
+
+bwgemm::LaunchResult launch(const GemmProblem& p) {
+  const bwgemm::Plan plan{&fake::family(0), 0, BWGEMM_REASON_KERNEL_SELECTED};
+  return bwgemm::launch_planned(plan, p, kCaps);
+}
+
+int reset_all(void**) {
+  fake::reset();
+  fake::reset_guard();
+  fake::reset_pack();
+  return 0;
+}
+
+void addressable_operands_are_launched_as_they_are(void**) {
+  GemmProblem p = odd_ldb();
+  p.ldb = 208;
+  assert_int_equal(int(launch(p).status), int(LaunchStatus::kEnqueued));
+  assert_true(fake::pack_calls().empty());
+  assert_ptr_equal(fake::record(0).last_problem.b, p.b);
+  assert_int_equal(fake::record(0).last_problem.ldb, 208);
+}
+
+void an_odd_leading_dimension_is_packed_into_the_workspace(void**) {
+  const GemmProblem p = odd_ldb();
+  assert_int_equal(int(launch(p).status), int(LaunchStatus::kEnqueued));
+  assert_int_equal(fake::pack_calls().size(), 1);
+  const fake::PackCall& copy = fake::pack_calls()[0];
+  assert_ptr_equal(copy.source.base, p.b);
+  assert_int_equal(copy.source.rows, 201);  // B is k x n, not transposed
+  assert_int_equal(copy.source.cols, 80);
+  assert_int_equal(copy.source.ld, 201);
+  const GemmProblem& got = fake::record(0).last_problem;
+  assert_ptr_equal(got.b, fake::workspace_base());
+  assert_ptr_equal(copy.dst, fake::workspace_base());
+  assert_int_equal(got.ldb, 208);
+  assert_ptr_equal(got.a, p.a);  // A was addressable
+  assert_int_equal(got.lda, 96);
+}
+
+// Both operands, transposed, batched with odd strides; a broadcast operand
+// is packed once and stays broadcast.
+void both_operands_and_their_batches_are_packed(void**) {
+  GemmProblem p = odd_ldb();
+  p.trans_a = p.trans_b = true;  // A is k x m, B is n x k
+  p.lda = 203;
+  p.ldb = 83;
+  p.batch = 3;
+  p.stride_a = 203 * 96 + 1;
+  p.stride_b = 0;
+  p.stride_c = 96 * 80;
+  assert_int_equal(int(launch(p).status), int(LaunchStatus::kEnqueued));
+  assert_int_equal(fake::pack_calls().size(), 2);
+  const bwgemm::Matrix16 a = fake::pack_calls()[0].source, b = fake::pack_calls()[1].source;
+  assert_int_equal(a.rows, 201);
+  assert_int_equal(a.cols, 96);
+  assert_int_equal(a.stride, 203 * 96 + 1);
+  assert_int_equal(b.rows, 80);
+  assert_int_equal(b.cols, 201);
+  assert_int_equal(b.stride, 0);
+  const GemmProblem& got = fake::record(0).last_problem;
+  assert_int_equal(got.lda, 208);
+  assert_int_equal(got.stride_a, 208 * 96);
+  assert_int_equal(got.ldb, 80);
+  assert_int_equal(got.stride_b, 0);
+  // B's copy follows A's three, on a 256-byte boundary.
+  const auto offset =
+      reinterpret_cast<uintptr_t>(got.b) - reinterpret_cast<uintptr_t>(fake::workspace_base());
+  assert_true(offset >= size_t(208) * 96 * 3 * 2);
+  assert_int_equal(offset % 256, 0);
+}
+
+// No copy where none can be made: no workspace (a capture, the ceiling),
+// or alpha == 0 on the host (A and B must not be read). k == 0 reads nothing.
+void unpackable_calls_are_forwarded(void**) {
+  fake::reset_pack(0);
+  bwgemm::LaunchResult r = launch(odd_ldb());
+  assert_int_equal(int(r.status), int(LaunchStatus::kForward));
+  assert_int_equal(r.reason, BWGEMM_REASON_UNSUPPORTED_LAYOUT);
+  fake::reset_pack();
+  GemmProblem p = odd_ldb();
+  p.alpha.value = 0.0f;
+  r = launch(p);
+  assert_int_equal(int(r.status), int(LaunchStatus::kForward));
+  assert_true(fake::pack_calls().empty());
+  assert_int_equal(fake::record(0).launch_calls, 0);
+  p = odd_ldb();
+  p.k = 0;
+  assert_int_equal(int(launch(p).status), int(LaunchStatus::kEnqueued));
+  assert_true(fake::pack_calls().empty());
+}
+
+}  // namespace
+
+#define TEST(f) cmocka_unit_test_setup(f, reset_all)
+
+int main() {
+  const struct CMUnitTest tests[] = {
+      TEST(addressable_operands_are_launched_as_they_are),
+      TEST(an_odd_leading_dimension_is_packed_into_the_workspace),
+      TEST(both_operands_and_their_batches_are_packed),
+      TEST(unpackable_calls_are_forwarded),
+  };
+  return cmocka_run_group_tests_name("launch", tests, nullptr, nullptr);
+}

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+#include "support/fake_pack.h"
+
+#include "dispatch/workspace.h"
+
+namespace fake {
+namespace {
+
+alignas(256) unsigned char g_workspace[1 << 20];
+size_t g_limit = sizeof g_workspace;
+std::vector<PackCall> g_calls;
+
+}  // namespace
+
+void reset_pack(size_t limit) {
+  g_limit = limit < sizeof g_workspace ? limit : sizeof g_workspace;
+  g_calls.clear();
+}
+const std::vector<PackCall>& pack_calls() { return g_calls; }
+const void* workspace_base() { return g_workspace; }
+
+}  // namespace fake
+
+namespace bwgemm {
+
+void* stream_workspace(cudaStream_t, size_t bytes) {
+  return bytes <= fake::g_limit ? fake::g_workspace : nullptr;
+}
+
+cudaError_t enqueue_pack16(const Matrix16& m, void* dst, cudaStream_t) {
+  fake::g_calls.push_back({m, dst});
+  return cudaSuccess;
+}
+
+}  // namespace bwgemm

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+// The fake stream_workspace() and enqueue_pack16() the unit tests link
+// instead of dispatch/workspace.cpp and kernels/common/pack.cu (both need a
+// GPU): a host buffer handed out up to a size the test sets, and a recorder
+// of the copies.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "kernels/common/pack.h"
+
+namespace fake {
+
+struct PackCall {
+  bwgemm::Matrix16 source;
+  void* dst;
+};
+
+// Workspaces of up to `limit` bytes (0: none, as inside a capture), no
+// copies recorded.
+void reset_pack(size_t limit = size_t{1} << 20);
+const std::vector<PackCall>& pack_calls();
+// The start of the workspace handed out.
+const void* workspace_base();
+
+}  // namespace fake
