@@ -1,22 +1,18 @@
-#!/ usr / bin / env python3
-#SPDX - License - Identifier : MIT
-""
-        "Checks the machine code (SASS) of the compiled GEMM kernels.
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Checks the machine code (SASS) of the compiled GEMM kernels.
 
-        usage : check_sass.py BINARY...(object files, or libbwgemm.so) check_sass.py-- find
-        - tools(prints cuobjdump's path; fails without it)
+usage: check_sass.py BINARY...   (object files, or libbwgemm.so)
+       check_sass.py --find-tools  (prints cuobjdump's path; fails without it)
 
-                Every kernel function in the binaries must match at least one rule of
-                    RULES(a regular expression on its demangled name);
-                a rule then requires patterns in the
-                    kernel's instructions (each a regular expression searched line by line
-                : at least one line matches) and
-    forbids others(no line matches)
-        .Every checked kernel must have no stack frame and no local
-    memory(spills go to local memory),
-    as `cuobjdump - res
-        - usage` reports.A rule whose `count` is set must match exactly that many kernels;
-an `optional` rule is skipped when no kernel matches it(a family that is not built yet); any other rule must match
+Every kernel function in the binaries must match at least one rule of RULES
+(a regular expression on its demangled name); a rule then requires patterns
+in the kernel's instructions (each a regular expression searched line by
+line: at least one line matches) and forbids others (no line matches). Every
+checked kernel must have no stack frame and no local memory (spills go to
+local memory), as `cuobjdump -res-usage` reports. A rule whose `count` is set
+must match exactly that many kernels; an `optional` rule is skipped when no
+kernel matches it (a family that is not built yet); any other rule must match
 at least one.
 
 cuobjdump comes from PATH, or from the nvidia-cuda-cuobjdump wheel that
@@ -53,11 +49,11 @@ class Rule:
 
 
 RULES = [
-#Every sm90 instantiation(4 type pairs x 4 operand majorness) : 2 - CTA
-#TMA loads with multicast, TMA stores, wgmma, register reconfiguration.
-#wgmma must not be serialized(ptxas reports C7510 / C7514 / C7515 only as
-#"info") : some HGMMA is issued without waiting on its group(no gsb0),
-#and the mainloop keeps one group in flight(wgmma.wait_group 1).
+    # Every sm90 instantiation (4 type pairs x 4 operand majorness): 2-CTA
+    # TMA loads with multicast, TMA stores, wgmma, register reconfiguration.
+    # wgmma must not be serialized (ptxas reports C7510/C7514/C7515 only as
+    # "info"): some HGMMA is issued without waiting on its group (no gsb0),
+    # and the mainloop keeps one group in flight (wgmma.wait_group 1).
     Rule(
         "sm90 kernel",
         sm90(),
@@ -89,8 +85,8 @@ RULES = [
         forbid=[r"^HGMMA\.64x256x16\.F32\s"],
         count=8,
     ),
-#wgmma's A is the row operand, B the column operand: an M/N-major one is
-#read transposed(.tnspA /.tnspB) by every HGMMA, a K - major one by none.
+    # wgmma's A is the row operand, B the column operand: an M/N-major one is
+    # read transposed (.tnspA / .tnspB) by every HGMMA, a K-major one by none.
     Rule(
         "sm90 M/N-major row operand",
         sm90(row_mn="true"),
@@ -117,10 +113,10 @@ RULES = [
         forbid=[r"^HGMMA.*\.tnspB"],
         count=8,
     ),
-#The sm100(tcgen05) kernels of src / kernels / sm100, for every target they
-#are built for : 2 - CTA MMA, the commit multicast to both CTAs' barriers,
-# 2 - CTA TMA loads, and neither Hopper's wgmma nor the legacy mma. Optional:
-#skipped for binaries without kernels in namespace bwgemm::sm100.
+    # The sm100 (tcgen05) kernels of src/kernels/sm100, for every target they
+    # are built for: 2-CTA MMA, the commit multicast to both CTAs' barriers,
+    # 2-CTA TMA loads, and neither Hopper's wgmma nor the legacy mma. Optional:
+    # skipped for binaries without kernels in namespace bwgemm::sm100.
     Rule(
         "sm100 kernel",
         r"^(void )?bwgemm::sm100::",  # (templates demangle with "void ")
@@ -132,9 +128,9 @@ RULES = [
         forbid=LOCAL_MEMORY + [r"^UTCHMMA\s", r"^HGMMA\b", r"^HMMA\b"],
         optional=True,
     ),
-#The copy of an operand TMA cannot address into 16 - byte rows
-#(src / kernels / common / pack.cu), built for sm_90, sm_100 and sm_103 : one
-# 16 - byte store per thread and round.
+    # The copy of an operand TMA cannot address into 16-byte rows
+    # (src/kernels/common/pack.cu), built for sm_90, sm_100 and sm_103: one
+    # 16-byte store per thread and round.
     Rule(
         "operand pack",
         r"^bwgemm::\(anonymous namespace\)::pack16_kernel\(",
@@ -216,8 +212,7 @@ def check(binaries):
     if cuobjdump is None:
         sys.exit("check_sass: cuobjdump and nvdisasm not found on PATH nor in the "
                  "nvidia-cuda-cuobjdump and nvidia-cuda-nvdisasm wheels; run scripts/install-deps.sh")
-    kernels, usage = {}, {
-}
+    kernels, usage = {}, {}
     for binary in binaries:
         for (arch, name), code in parse_sass(run([cuobjdump, "-sass", binary])).items():
             kernels[(binary, arch, name)] = code
