@@ -6,8 +6,9 @@ namespace bwgemm {
 LoadPlan plan_loads(const KernelView& v) {
   const OperandView& row = v.row_operand;
   const OperandView& col = v.col_operand;
-  return {tma_addressable(row.base, row.ld, row.stride, v.ab_type) &&
-              tma_addressable(col.base, col.ld, col.stride, v.ab_type),
+  // With k == 0 no operand is ever loaded.
+  return {v.depth == 0 || (tma_addressable(row.base, row.ld, row.stride, v.ab_type) &&
+                           tma_addressable(col.base, col.ld, col.stride, v.ab_type)),
           !tma_addressable(v.out, v.out_ld, v.out_stride, v.out_type)};
 }
 

@@ -521,7 +521,8 @@ bwgemm::LoadPlan plan_of(const bwgemm::RawCall& c) {
 
 // GPT-2's lm_head calls with the vocabulary 50257 (cuBLAS terms): the logits
 // (TN, ldc odd) run with D stored by threads; the gradients (NT and NN, ldb
-// odd) and unaligned bases of A or B go to cuBLAS.
+// odd) and unaligned bases of A or B cannot be loaded as they are (dispatch
+// packs them first, dispatch/launch.cpp).
 void plan_loads_takes_unaligned_outputs_only(void**) {
   bwgemm::LoadPlan plan = plan_of(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 50257, 64, 768, 0));
   assert_true(plan.supported);
@@ -532,6 +533,10 @@ void plan_loads_takes_unaligned_outputs_only(void**) {
   assert_false(plan_of(minimal_call(CUBLAS_OP_N, CUBLAS_OP_T, 768, 50257, 64, 0)).supported);
   assert_false(plan_of(minimal_call(CUBLAS_OP_N, CUBLAS_OP_N, 768, 64, 50257, 0)).supported);
   assert_false(plan_of(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 512, 256, 128, 1)).supported);
+  // k == 0 loads no operand, whatever its layout.
+  bwgemm::RawCall empty = minimal_call(CUBLAS_OP_N, CUBLAS_OP_N, 63, 64, 0, 1);
+  empty.ldb = 1;  // at least 1, as cuBLAS asks
+  assert_true(plan_of(empty).supported);
   // An odd batch stride of B.
   bwgemm::RawCall batched = minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 512, 64, 768, 0);
   batched.entry = bwgemm::EntryPoint::GemmStridedBatchedEx_64;
