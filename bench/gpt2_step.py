@@ -48,6 +48,8 @@ def child(vocab, steps):
             self.wte, self.wpe = nn.Embedding(vocab, d), nn.Embedding(context, d)
             self.blocks = nn.ModuleList(Block(d, heads) for _ in range(layers))
             self.ln_f = nn.LayerNorm(d)
+            # GPT-2's initialisation of the (tied) embedding: logits of a sane size.
+            nn.init.normal_(self.wte.weight, std=0.02)
 
         def forward(self, idx, targets):
             x = self.wte(idx) + self.wpe(torch.arange(idx.shape[1], device=idx.device))
