@@ -41,7 +41,7 @@ void print_usage(std::FILE* out) {
       "  --shape SPEC   an ad-hoc shape, repeatable; op NN|NT|TN|TT (default TN), dtype\n"
       "                 fp16|bf16 (default fp16), batch (default 1; > 1 runs the\n"
       "                 strided-batched entry points); runs as suite \"shape\"\n"
-      "  --reps N       timed calls per path and shape, at least %d (default 30)\n"
+      "  --reps N       timed calls per path and shape, at least %d (default %d)\n"
       "  --burst        2 s idle before each shape (boost clocks) instead of sustained\n"
       "                 back-to-back load; the two differ by ~15%%, compare like with like\n"
       "  --beta1        beta = 1 instead of 0 (C is read and accumulated)\n"
@@ -50,7 +50,7 @@ void print_usage(std::FILE* out) {
       "\n"
       "Exit status: 0 done (also when there is no GPU), 1 a CUDA or cuBLAS call failed,\n"
       "2 bad command line, 3 some path's output disagreed with cuBLAS (MISMATCH).\n",
-      kMinReps);
+      kMinReps, Options{}.reps);
 }
 
 bool parse_command_line(int argc, char** argv, CommandLine* cl) {

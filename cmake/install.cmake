@@ -22,6 +22,15 @@ foreach(kind LIBDIR INCLUDEDIR)
   endif()
 endforeach()
 get_filename_component(BWGEMM_PC_CUDAROOT "${BWGEMM_CUBLAS_INCLUDE_DIR}/.." ABSOLUTE)
+# The CUDA library directory (libcudart, libcublas), for the CUDA libraries a
+# program calls itself: under ${cudaroot} when it is there, so that overriding
+# cudaroot moves both.
+file(RELATIVE_PATH _bwgemm_cudalib "${BWGEMM_PC_CUDAROOT}" "${CUDAToolkit_LIBRARY_DIR}")
+if(_bwgemm_cudalib MATCHES "^\\.\\." OR IS_ABSOLUTE "${_bwgemm_cudalib}")
+  set(BWGEMM_PC_CUDALIBDIR "${CUDAToolkit_LIBRARY_DIR}")
+else()
+  set(BWGEMM_PC_CUDALIBDIR "\${cudaroot}/${_bwgemm_cudalib}")
+endif()
 # The prefix is only known at install time (`cmake --install --prefix` may
 # change it), so the template is filled in two steps: everything but the
 # prefix now, the prefix when installing, straight into the destination.

@@ -1,18 +1,27 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Packaging checks, run by scripts/test.sh after the CTest suites:
-#   1. versions and the Debian symbols file agree with the build and abi/;
+# Packaging checks:
+#   1. versions, the Debian symbols file and the project metadata
+#      (metadata.env) agree with the build, abi/ and every package file;
 #   2. .deb: dpkg-buildpackage (nocheck) in a scratch copy of the tree, lintian
 #      (any E: or W: tag fails), file lists, dependency fields, and a C and a
 #      Fortran consumer built against the unpacked packages;
 #   3. .rpm: rpmbuild --without tests, file lists (rpm -qlp), dependencies, and
 #      the same consumers against the unpacked packages.
-# The package builds rebuild the library (tests and benchmarks off).
-#   usage: packaging/ci-check.sh BUILD_DIR
+# Steps 2 and 3 build the library again, the way the package builds do (tests
+# and benchmarks off, the distribution's flags): minutes on a small machine.
+# --quick runs step 1 only (seconds; scripts/test.sh runs that); .ci/run runs
+# everything after scripts/test.sh.
+#   usage: packaging/ci-check.sh [--quick] BUILD_DIR
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+quick=0
+if [ "${1:-}" = --quick ]; then
+  quick=1
+  shift
+fi
 [ $# -eq 1 ] || {
-  echo "usage: $0 BUILD_DIR" >&2
+  echo "usage: $0 [--quick] BUILD_DIR" >&2
   exit 2
 }
 build=$(realpath "$1")
@@ -53,8 +62,6 @@ consumers() { # prefix libdir dir
   step "ok, the C (find_package) and Fortran consumers build and pass against them"
 }
 
-rm -rf "$work"
-mkdir -p "$work"
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 # The consumers run once with the real cuBLAS, from the build's CUDA toolkit.
 [ -f "$build/tests/consumer/cuda-library-dir" ] ||
@@ -80,6 +87,18 @@ same_list "$symbols (run abi/update.sh)" \
   "$(awk '{ print $2 "@" $1; print $1 "@" $1 }' abi/libbwgemm.abilist | LC_ALL=C sort -u)" \
   "$(awk '/^ / { print $1 }' "$symbols" | LC_ALL=C sort)"
 step "ok, changelog, spec and $symbols agree with the build and abi/libbwgemm.abilist"
+packaging/apply-metadata.sh --check >/dev/null || fail "run packaging/apply-metadata.sh (above)"
+# shellcheck source=metadata.env
+. packaging/metadata.env
+pc_url=$(sed -n 's/^URL: //p' "$build/bwgemm.pc.install")
+[ "$pc_url" = "$BWGEMM_HOMEPAGE" ] || fail "bwgemm.pc's URL is $pc_url, not $BWGEMM_HOMEPAGE"
+step "ok, debian/, the spec and bwgemm.pc name $BWGEMM_HOMEPAGE and $BWGEMM_MAINTAINER_EMAIL (metadata.env)"
+if ((quick)); then
+  step "quick checks passed (package builds: $0 $1)"
+  exit 0
+fi
+rm -rf "$work"
+mkdir -p "$work"
 
 ### 2. Debian packages ###
 deb="$work/deb"
@@ -125,6 +144,11 @@ usr/lib/<triplet>/pkgconfig/bwgemm.pc
 usr/share/doc/libbwgemm-dev/changelog.gz
 usr/share/doc/libbwgemm-dev/copyright" "$(deb_files "$dev_deb")"
 step "ok, file lists of $package and libbwgemm-dev"
+for d in "$runtime_deb" "$dev_deb"; do
+  dpkg-deb --fsys-tarfile "$d" | tar -xO --wildcards './usr/share/doc/*/copyright' |
+    grep -q "CUDA Toolkit End User License Agreement" ||
+    fail "$(basename "$d"): the copyright file does not name the CUDA runtime's licence"
+done
 
 depends=$(dpkg-deb -f "$runtime_deb" Depends)
 recommends=$(dpkg-deb -f "$runtime_deb" Recommends)
@@ -171,7 +195,8 @@ rpm_files() { rpm -qlp "$1" | grep -v '^/usr/lib/\.build-id' | normalize; }
 same_list "bwgemm RPM files" "$libdir/libbwgemm.so.$sover
 $libdir/libbwgemm.so.$version
 /usr/share/licenses/bwgemm
-/usr/share/licenses/bwgemm/LICENSE" "$(rpm_files "$main_rpm")"
+/usr/share/licenses/bwgemm/LICENSE
+/usr/share/licenses/bwgemm/NOTICE" "$(rpm_files "$main_rpm")"
 same_list "bwgemm-devel RPM files" "/usr/include/bwgemm
 /usr/include/bwgemm/bwgemm.f90
 /usr/include/bwgemm/bwgemm.h

@@ -6,7 +6,7 @@
 # options. Both tables report ratios to cuBLAS measured in their own run, so
 # compare the ratios (k/cub, d/cub), not raw TFLOP/s.
 #   usage: scripts/bench-against.sh OTHER_SOURCE_DIR [bwgemm-bench options]
-# Results go to $OUT if it is set, else bench-results/: other.log, this.log
+# Results go to the results folder (OUT, default bench-results/): other.log, this.log
 # and their CSVs.
 set -euo pipefail
 cd "$(dirname "$0")/.."

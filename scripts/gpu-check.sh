@@ -1,33 +1,34 @@
 #!/usr/bin/env bash
-# The whole GPU-machine check, one command, comparable between sessions:
-# build, GPU test suites, compute-sanitizer subset, benchmark suites.
+# SPDX-License-Identifier: MIT
+# The whole check on a machine with a GPU, one command, comparable between
+# runs: build, GPU test suites, compute-sanitizer subset, benchmark suites.
 #   usage: scripts/gpu-check.sh [build|tests|sanitizer|bench|all]...   (default: all)
-# Logs, CSV and plots go to $OUT (the device tool's output folder) or
-# ./gpu-results. Every step runs under a timeout, so a hung kernel shows up
-# as a failure instead of eating the session.
+# Logs, CSV and plots go to the results folder (OUT, default gpu-results/).
+# Every step runs under a timeout, so a hung kernel shows up as a failure
+# instead of blocking the run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-out=${OUT:-gpu-results}
-mkdir -p "$out"
+results=${OUT:-gpu-results}
+mkdir -p "$results"
 build=build-gpu
 steps=("$@")
 [ ${#steps[@]} -eq 0 ] && steps=(all)
 want() { for s in "${steps[@]}"; do [ "$s" = "$1" ] || [ "$s" = all ] && return 0; done; return 1; }
 status=0
-step() {  # step NAME TIMEOUT CMD...: run, log to $out/NAME.log, remember failures
+step() {  # step NAME TIMEOUT CMD...: run, log to $results/NAME.log, remember failures
   local name=$1 limit=$2
   shift 2
   echo "== $name"
-  timeout -s KILL "$limit" "$@" >"$out/$name.log" 2>&1
+  timeout -s KILL "$limit" "$@" >"$results/$name.log" 2>&1
   local rc=$?
-  tail -n 25 "$out/$name.log"
+  tail -n 25 "$results/$name.log"
   echo "== $name: exit $rc"
   [ $rc -eq 0 ] || status=1
   return $rc
 }
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw \
-  --format=csv | tee "$out/gpu.txt"
+  --format=csv | tee "$results/gpu.txt"
 
 if want build || want tests || want sanitizer || want bench; then
   gen=()
@@ -49,9 +50,9 @@ if want sanitizer; then
 fi
 
 if want bench; then
-  step bench 1800 "$build/bench/bwgemm-bench" --suite all --csv "$out/bench.csv"
-  [ -f "$out/bench.csv" ] && step plot 120 python3 bench/plot.py "$out/bench.csv"
+  step bench 1800 "$build/bench/bwgemm-bench" --suite all --csv "$results/bench.csv"
+  [ -f "$results/bench.csv" ] && step plot 120 python3 bench/plot.py "$results/bench.csv"
 fi
 
-echo "gpu-check: $([ $status -eq 0 ] && echo PASSED || echo FAILED) (logs in $out)"
+echo "gpu-check: $([ $status -eq 0 ] && echo PASSED || echo FAILED) (logs in $results)"
 exit $status

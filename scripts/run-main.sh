@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The main job: build libbwgemm and bwgemm-bench, time every suite against the
+# Build libbwgemm and bwgemm-bench, time every suite against the
 # real cuBLAS, and plot the results.
 #   usage: scripts/run-main.sh [bwgemm-bench options]   (default: --suite all)
-# Results go to $OUT if it is set, else bench-results/: bwgemm-bench.csv,
+# Results go to the results folder (OUT, default bench-results/): bwgemm-bench.csv,
 # bwgemm-bench.log (the tables) and one PNG per suite. BUILD_DIR overrides the
 # build folder (default build). Without a GPU it still builds, and says so.
 # Exit status: bwgemm-bench's (3 when some output disagreed with cuBLAS).

@@ -2,6 +2,8 @@
 // The exported GEMM entry points: cuBLAS's names (interposed, version node
 // libcublas.so.<major>) and bwgemm's own names (node BWGEMM_<version>), both
 // with cuBLAS's exact signatures, both taking the same path.
+// The RawCall records which of the two names was called (CalledAs), so that
+// the decision log names the function as the caller called it.
 //
 // cublas_api.h declares the cuBLAS functions without a visibility attribute;
 // this library builds with -fvisibility=hidden, so they are declared default
@@ -15,9 +17,10 @@
 #include "api/raw_call_builders.h"
 #include "bwgemm/bwgemm.h"
 
+using bwgemm::CalledAs;
 using bwgemm::EntryPoint;
 
-#define BWGEMM_DEFINE_GEMM_EX(name, entry, int_t)                                                  \
+#define BWGEMM_DEFINE_GEMM_EX(name, entry, called_as, int_t)                                       \
   extern "C" cublasStatus_t name(                                                                  \
       cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int_t m, int_t n, \
       int_t k, const void* alpha, const void* A, cudaDataType Atype, int_t lda, const void* B,     \
@@ -25,10 +28,10 @@ using bwgemm::EntryPoint;
       cublasComputeType_t computeType, cublasGemmAlgo_t algo) {                                    \
     return bwgemm::run_gemm(bwgemm::raw_gemm_ex(handle, transa, transb, m, n, k, alpha, A, Atype,  \
                                                 lda, B, Btype, ldb, beta, C, Ctype, ldc,           \
-                                                computeType, algo, entry));                        \
+                                                computeType, algo, entry, called_as));             \
   }
 
-#define BWGEMM_DEFINE_GEMM_STRIDED_BATCHED_EX(name, entry, int_t)                                  \
+#define BWGEMM_DEFINE_GEMM_STRIDED_BATCHED_EX(name, entry, called_as, int_t)                       \
   extern "C" cublasStatus_t name(                                                                  \
       cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int_t m, int_t n, \
       int_t k, const void* alpha, const void* A, cudaDataType Atype, int_t lda,                    \
@@ -37,10 +40,10 @@ using bwgemm::EntryPoint;
       int_t batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo) {                  \
     return bwgemm::run_gemm(bwgemm::raw_gemm_strided_batched_ex(                                   \
         handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb, strideB,    \
-        beta, C, Ctype, ldc, strideC, batchCount, computeType, algo, entry));                      \
+        beta, C, Ctype, ldc, strideC, batchCount, computeType, algo, entry, called_as));           \
   }
 
-#define BWGEMM_DEFINE_GEMM_BATCHED_EX(name, entry, int_t)                                          \
+#define BWGEMM_DEFINE_GEMM_BATCHED_EX(name, entry, called_as, int_t)                               \
   extern "C" cublasStatus_t name(                                                                  \
       cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int_t m, int_t n, \
       int_t k, const void* alpha, const void* const Aarray[], cudaDataType Atype, int_t lda,       \
@@ -49,24 +52,28 @@ using bwgemm::EntryPoint;
       cublasComputeType_t computeType, cublasGemmAlgo_t algo) {                                    \
     return bwgemm::run_gemm(bwgemm::raw_gemm_batched_ex(                                           \
         handle, transa, transb, m, n, k, alpha, Aarray, Atype, lda, Barray, Btype, ldb, beta,      \
-        Carray, Ctype, ldc, batchCount, computeType, algo, entry));                                \
+        Carray, Ctype, ldc, batchCount, computeType, algo, entry, called_as));                     \
   }
 
-BWGEMM_DEFINE_GEMM_EX(cublasGemmEx, EntryPoint::GemmEx, int)
-BWGEMM_DEFINE_GEMM_EX(bwgemmGemmEx, EntryPoint::GemmEx, int)
-BWGEMM_DEFINE_GEMM_EX(cublasGemmEx_64, EntryPoint::GemmEx_64, int64_t)
-BWGEMM_DEFINE_GEMM_EX(bwgemmGemmEx_64, EntryPoint::GemmEx_64, int64_t)
+BWGEMM_DEFINE_GEMM_EX(cublasGemmEx, EntryPoint::GemmEx, CalledAs::Cublas, int)
+BWGEMM_DEFINE_GEMM_EX(bwgemmGemmEx, EntryPoint::GemmEx, CalledAs::Bwgemm, int)
+BWGEMM_DEFINE_GEMM_EX(cublasGemmEx_64, EntryPoint::GemmEx_64, CalledAs::Cublas, int64_t)
+BWGEMM_DEFINE_GEMM_EX(bwgemmGemmEx_64, EntryPoint::GemmEx_64, CalledAs::Bwgemm, int64_t)
 
 BWGEMM_DEFINE_GEMM_STRIDED_BATCHED_EX(cublasGemmStridedBatchedEx, EntryPoint::GemmStridedBatchedEx,
-                                      int)
+                                      CalledAs::Cublas, int)
 BWGEMM_DEFINE_GEMM_STRIDED_BATCHED_EX(bwgemmGemmStridedBatchedEx, EntryPoint::GemmStridedBatchedEx,
-                                      int)
+                                      CalledAs::Bwgemm, int)
 BWGEMM_DEFINE_GEMM_STRIDED_BATCHED_EX(cublasGemmStridedBatchedEx_64,
-                                      EntryPoint::GemmStridedBatchedEx_64, int64_t)
+                                      EntryPoint::GemmStridedBatchedEx_64, CalledAs::Cublas,
+                                      int64_t)
 BWGEMM_DEFINE_GEMM_STRIDED_BATCHED_EX(bwgemmGemmStridedBatchedEx_64,
-                                      EntryPoint::GemmStridedBatchedEx_64, int64_t)
+                                      EntryPoint::GemmStridedBatchedEx_64, CalledAs::Bwgemm,
+                                      int64_t)
 
-BWGEMM_DEFINE_GEMM_BATCHED_EX(cublasGemmBatchedEx, EntryPoint::GemmBatchedEx, int)
-BWGEMM_DEFINE_GEMM_BATCHED_EX(bwgemmGemmBatchedEx, EntryPoint::GemmBatchedEx, int)
-BWGEMM_DEFINE_GEMM_BATCHED_EX(cublasGemmBatchedEx_64, EntryPoint::GemmBatchedEx_64, int64_t)
-BWGEMM_DEFINE_GEMM_BATCHED_EX(bwgemmGemmBatchedEx_64, EntryPoint::GemmBatchedEx_64, int64_t)
+BWGEMM_DEFINE_GEMM_BATCHED_EX(cublasGemmBatchedEx, EntryPoint::GemmBatchedEx, CalledAs::Cublas, int)
+BWGEMM_DEFINE_GEMM_BATCHED_EX(bwgemmGemmBatchedEx, EntryPoint::GemmBatchedEx, CalledAs::Bwgemm, int)
+BWGEMM_DEFINE_GEMM_BATCHED_EX(cublasGemmBatchedEx_64, EntryPoint::GemmBatchedEx_64,
+                              CalledAs::Cublas, int64_t)
+BWGEMM_DEFINE_GEMM_BATCHED_EX(bwgemmGemmBatchedEx_64, EntryPoint::GemmBatchedEx_64,
+                              CalledAs::Bwgemm, int64_t)

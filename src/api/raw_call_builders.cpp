@@ -7,9 +7,11 @@ RawCall raw_gemm_ex(cublasHandle_t handle, cublasOperation_t transa, cublasOpera
                     int64_t m, int64_t n, int64_t k, const void* alpha, const void* A,
                     cudaDataType Atype, int64_t lda, const void* B, cudaDataType Btype, int64_t ldb,
                     const void* beta, void* C, cudaDataType Ctype, int64_t ldc,
-                    cublasComputeType_t compute, cublasGemmAlgo_t algo, EntryPoint entry) {
+                    cublasComputeType_t compute, cublasGemmAlgo_t algo, EntryPoint entry,
+                    CalledAs called_as) {
   RawCall c{};
   c.entry = entry;
+  c.called_as = called_as;
   c.handle = handle;
   c.transa = transa;
   c.transb = transb;
@@ -40,9 +42,9 @@ RawCall raw_gemm_strided_batched_ex(cublasHandle_t handle, cublasOperation_t tra
                                     cudaDataType Btype, int64_t ldb, long long strideB,
                                     const void* beta, void* C, cudaDataType Ctype, int64_t ldc,
                                     long long strideC, int64_t batch, cublasComputeType_t compute,
-                                    cublasGemmAlgo_t algo, EntryPoint entry) {
+                                    cublasGemmAlgo_t algo, EntryPoint entry, CalledAs called_as) {
   RawCall c = raw_gemm_ex(handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb,
-                          beta, C, Ctype, ldc, compute, algo, entry);
+                          beta, C, Ctype, ldc, compute, algo, entry, called_as);
   c.strideA = strideA;
   c.strideB = strideB;
   c.strideC = strideC;
@@ -56,9 +58,9 @@ RawCall raw_gemm_batched_ex(cublasHandle_t handle, cublasOperation_t transa,
                             int64_t lda, const void* const* Barray, cudaDataType Btype, int64_t ldb,
                             const void* beta, void* const* Carray, cudaDataType Ctype, int64_t ldc,
                             int64_t batch, cublasComputeType_t compute, cublasGemmAlgo_t algo,
-                            EntryPoint entry) {
+                            EntryPoint entry, CalledAs called_as) {
   RawCall c = raw_gemm_ex(handle, transa, transb, m, n, k, alpha, nullptr, Atype, lda, nullptr,
-                          Btype, ldb, beta, nullptr, Ctype, ldc, compute, algo, entry);
+                          Btype, ldb, beta, nullptr, Ctype, ldc, compute, algo, entry, called_as);
   c.Aarray = Aarray;
   c.Barray = Barray;
   c.Carray = Carray;

@@ -11,7 +11,8 @@ RawCall raw_gemm_ex(cublasHandle_t handle, cublasOperation_t transa, cublasOpera
                     int64_t m, int64_t n, int64_t k, const void* alpha, const void* A,
                     cudaDataType Atype, int64_t lda, const void* B, cudaDataType Btype, int64_t ldb,
                     const void* beta, void* C, cudaDataType Ctype, int64_t ldc,
-                    cublasComputeType_t compute, cublasGemmAlgo_t algo, EntryPoint entry);
+                    cublasComputeType_t compute, cublasGemmAlgo_t algo, EntryPoint entry,
+                    CalledAs called_as);
 
 RawCall raw_gemm_strided_batched_ex(cublasHandle_t handle, cublasOperation_t transa,
                                     cublasOperation_t transb, int64_t m, int64_t n, int64_t k,
@@ -20,7 +21,7 @@ RawCall raw_gemm_strided_batched_ex(cublasHandle_t handle, cublasOperation_t tra
                                     cudaDataType Btype, int64_t ldb, long long strideB,
                                     const void* beta, void* C, cudaDataType Ctype, int64_t ldc,
                                     long long strideC, int64_t batch, cublasComputeType_t compute,
-                                    cublasGemmAlgo_t algo, EntryPoint entry);
+                                    cublasGemmAlgo_t algo, EntryPoint entry, CalledAs called_as);
 
 RawCall raw_gemm_batched_ex(cublasHandle_t handle, cublasOperation_t transa,
                             cublasOperation_t transb, int64_t m, int64_t n, int64_t k,
@@ -28,6 +29,6 @@ RawCall raw_gemm_batched_ex(cublasHandle_t handle, cublasOperation_t transa,
                             int64_t lda, const void* const* Barray, cudaDataType Btype, int64_t ldb,
                             const void* beta, void* const* Carray, cudaDataType Ctype, int64_t ldc,
                             int64_t batch, cublasComputeType_t compute, cublasGemmAlgo_t algo,
-                            EntryPoint entry);
+                            EntryPoint entry, CalledAs called_as);
 
 }  // namespace bwgemm

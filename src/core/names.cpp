@@ -42,14 +42,18 @@ const char* dtype_name(DType type) {
   return "?";
 }
 
-const char* entry_point_name(EntryPoint entry) {
+const char* entry_point_name(EntryPoint entry, CalledAs called_as) {
+  const bool own = called_as == CalledAs::Bwgemm;
   switch (entry) {
-    case EntryPoint::GemmEx: return "cublasGemmEx";
-    case EntryPoint::GemmEx_64: return "cublasGemmEx_64";
-    case EntryPoint::GemmStridedBatchedEx: return "cublasGemmStridedBatchedEx";
-    case EntryPoint::GemmStridedBatchedEx_64: return "cublasGemmStridedBatchedEx_64";
-    case EntryPoint::GemmBatchedEx: return "cublasGemmBatchedEx";
-    case EntryPoint::GemmBatchedEx_64: return "cublasGemmBatchedEx_64";
+    case EntryPoint::GemmEx: return own ? "bwgemmGemmEx" : "cublasGemmEx";
+    case EntryPoint::GemmEx_64: return own ? "bwgemmGemmEx_64" : "cublasGemmEx_64";
+    case EntryPoint::GemmStridedBatchedEx:
+      return own ? "bwgemmGemmStridedBatchedEx" : "cublasGemmStridedBatchedEx";
+    case EntryPoint::GemmStridedBatchedEx_64:
+      return own ? "bwgemmGemmStridedBatchedEx_64" : "cublasGemmStridedBatchedEx_64";
+    case EntryPoint::GemmBatchedEx: return own ? "bwgemmGemmBatchedEx" : "cublasGemmBatchedEx";
+    case EntryPoint::GemmBatchedEx_64:
+      return own ? "bwgemmGemmBatchedEx_64" : "cublasGemmBatchedEx_64";
   }
   return "?";
 }

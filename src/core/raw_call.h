@@ -17,11 +17,20 @@ enum class EntryPoint : uint8_t {
   GemmBatchedEx_64,
 };
 
+// Which of the two exported names of an entry point the caller called:
+// cuBLAS's (cublasGemmEx, interposed) or bwgemm's own (bwgemmGemmEx). Both take
+// the same path; logs name the function as it was called.
+enum class CalledAs : uint8_t {
+  Cublas,
+  Bwgemm,
+};
+
 // Narrow (int) entry points store their sizes widened to int64_t; narrowing
 // them back when forwarding gives the caller's bits exactly. Fields an entry
 // point does not have stay zero / NULL.
 struct RawCall {
   EntryPoint entry;
+  CalledAs called_as;
   cublasHandle_t handle;
   cublasOperation_t transa, transb;
   int64_t m, n, k;

@@ -25,6 +25,13 @@ case "$mode" in
     # shellcheck disable=SC2046 # pkg-config output is a list of flags
     "$cc" -std=c11 -Wall -Wextra -Werror "$here/consumer.c" -o "$work/consumer" \
       $(pkg-config --cflags --libs bwgemm) -Wl,-rpath,"$(pkg-config --variable=libdir bwgemm)"
+    # A program that calls the CUDA runtime itself links with the flags of
+    # bwgemm.pc and -lcudart, nothing else: the CUDA -I and -L come from it.
+    echo "consumer: cuda_app.c with \$(pkg-config --cflags --libs bwgemm) -lcudart"
+    # shellcheck disable=SC2046
+    "$cc" -std=c11 -Wall -Wextra -Werror "$here/cuda_app.c" -o "$work/cuda_app" \
+      $(pkg-config --cflags --libs bwgemm) -lcudart
+    LD_LIBRARY_PATH="$stage/$libdir:$cudalib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$work/cuda_app"
     ;;
   cmake)
     echo "consumer: find_package(bwgemm 1.0) must be refused"

@@ -49,4 +49,7 @@ cflags=$(pkg-config --cflags bwgemm) || fail "pkg-config --cflags bwgemm"
 libs=$(pkg-config --libs bwgemm) || fail "pkg-config --libs bwgemm"
 case " $cflags " in *" -I$stage/$includedir "*) ;; *) fail "Cflags lack -I$stage/$includedir" ;; esac
 case " $libs " in *" -L$lib "*) ;; *) fail "Libs lack -L$lib" ;; esac
+cudalibdir=$(pkg-config --variable=cudalibdir bwgemm)
+[ -f "$cudalibdir/libcudart.so" ] || fail "bwgemm.pc's cudalibdir ($cudalibdir) has no libcudart.so"
+case " $libs " in *" -L$cudalibdir "*) ;; *) fail "Libs lack -L$cudalibdir (the CUDA libraries)" ;; esac
 echo "stage: ok ($stage)"

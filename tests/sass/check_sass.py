@@ -17,7 +17,8 @@ at least one.
 
 cuobjdump comes from PATH, or from the nvidia-cuda-cuobjdump wheel that
 scripts/install-deps.sh installs (with nvidia-cuda-nvdisasm, which
-`cuobjdump -sass` runs).
+`cuobjdump -sass` runs) into .tools/python, or from the same wheels installed
+in this Python environment.
 """
 
 import os
@@ -146,12 +147,17 @@ def find_cuobjdump():
     from cuobjdump's own directory, so one of them must hold it too."""
     found = shutil.which("cuobjdump")
     if found is None:
+        # scripts/install-deps.sh installs the wheels with pip --target here.
+        roots = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".tools",
+                              "python", "nvidia")]
         try:
             import nvidia  # the namespace package of NVIDIA's CUDA wheels
+            roots += list(nvidia.__path__)
         except ImportError:
-            return None
-        wheel = [os.path.join(root, "cu13", "bin", "cuobjdump") for root in nvidia.__path__]
-        found = next((path for path in wheel if os.access(path, os.X_OK)), None)
+            pass
+        wheel = [os.path.join(root, "cu13", "bin", "cuobjdump") for root in roots]
+        found = next((os.path.normpath(path) for path in wheel if os.access(path, os.X_OK)),
+                     None)
     if found is None:
         return None
     beside = os.path.join(os.path.dirname(found), "nvdisasm")

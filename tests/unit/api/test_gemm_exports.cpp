@@ -118,6 +118,8 @@ void exports_build_the_raw_call_of_their_arguments(void** state) {
   const bool arrays = test::is_pointer_array(c.entry);
   const bool strided = test::is_strided(c.entry);
   assert_int_equal(r.entry, entry_point_of(c.entry));
+  assert_int_equal(r.called_as,
+                   ec->api == Api::Bwgemm ? bwgemm::CalledAs::Bwgemm : bwgemm::CalledAs::Cublas);
   assert_ptr_equal(r.handle, c.handle);
   assert_int_equal(r.transa, c.transa);
   assert_int_equal(r.transb, c.transb);

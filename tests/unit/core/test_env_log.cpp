@@ -216,12 +216,29 @@ void log_lines_name_the_entry_point_and_the_path(void** state) {
   test::invoke(fp32);
   test::invoke(test::candidate_call(Api::Cublas, Entry::GemmEx64));
   const std::string text = log_text(state);
-  assert_int_equal(test::count_lines_with(text, {"bwgemm: ", "cublasGemmStridedBatchedEx ",
-                                                 "cublas", "UNSUPPORTED_TYPES"}),
+  assert_int_equal(test::count_lines_with(text, {"bwgemm: ", "bwgemmGemmStridedBatchedEx ",
+                                                 "-> cublas", "UNSUPPORTED_TYPES"}),
                    1);
   assert_int_equal(test::count_lines_with(text, {"bwgemm: ", "cublasGemmEx_64 ", "sm90",
                                                  fake::config_name(0, 0), "KERNEL_SELECTED"}),
                    1);
+}
+
+// The defect: calls through bwgemmGemmEx & co. were logged as cublasGemmEx & co.
+// Each line names the function the caller called, and the same arguments
+// through the two names are two decisions at BWGEMM_LOG=1.
+void log_lines_name_the_function_as_called(void** state) {
+  set_env("BWGEMM_LOG", "1");
+  for (Api api : test::kApis)
+    for (Entry entry : test::kEntries) test::invoke(test::candidate_call(api, entry));
+  const std::string text = log_text(state);
+  assert_int_equal(test::count_lines_with(text, {"bwgemm: ", " -> "}), 12);
+  for (Api api : test::kApis)
+    for (Entry entry : test::kEntries) {
+      const std::string called = std::string("bwgemm: ") + test::function_name(api, entry) + " ";
+      if (test::count_lines_with(text, {called.c_str()}) != 1)
+        fail_msg("expected one line starting \"%s\" in:\n%s", called.c_str(), text.c_str());
+    }
 }
 
 // ---- BWGEMM_SM90 / BWGEMM_SM100 -------------------------------------------------------
@@ -361,6 +378,7 @@ int main() {
       TEST(log_1_logs_each_decision_once),
       TEST(log_2_logs_every_call),
       TEST(log_lines_name_the_entry_point_and_the_path),
+      TEST(log_lines_name_the_function_as_called),
       TEST(sm90_off_switches_the_sm90_family_off),
       TEST(sm100_off_switches_the_sm100_family_off),
       TEST(off_switches_ignore_case_and_accept_false),
