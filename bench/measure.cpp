@@ -135,14 +135,17 @@ Bench::Bench(const RealCublas& cublas, const GpuInfo& gpu, const SmClock& clock,
              const Options& options)
     : cublas_(cublas), gpu_(gpu), clock_(clock), options_(options) {
   BENCH_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-  BENCH_CUBLAS(cublas_.create(&handle_));
+  // Through bwgemm's cublasCreate_v2 (libbwgemm exports it; the bench does not
+  // link cuBLAS): bwgemm runs its kernels only on handles it saw created. The
+  // handle is the real cuBLAS's, so the direct calls take it too.
+  BENCH_CUBLAS(cublasCreate_v2(&handle_));
   BENCH_CUBLAS(cublas_.set_stream(handle_, stream_));  // resets the workspace: set it after
   BENCH_CUDA(cudaMalloc(&workspace_, kWorkspaceBytes));
   BENCH_CUBLAS(cublas_.set_workspace(handle_, workspace_, kWorkspaceBytes));
 }
 
 Bench::~Bench() {
-  BENCH_CUBLAS(cublas_.destroy(handle_));
+  BENCH_CUBLAS(cublasDestroy_v2(handle_));
   BENCH_CUDA(cudaFree(workspace_));
   BENCH_CUDA(cudaStreamDestroy(stream_));
 }

@@ -55,8 +55,6 @@ RealCublas load_real_cublas() {
   struct link_map* map = nullptr;
   r.path = dlinfo(lib, RTLD_DI_LINKMAP, &map) == 0 && map != nullptr ? map->l_name : kSoname;
 
-  resolve(lib, "cublasCreate_v2", &r.create);
-  resolve(lib, "cublasDestroy_v2", &r.destroy);
   resolve(lib, "cublasSetStream_v2", &r.set_stream);
   resolve(lib, "cublasSetWorkspace_v2", &r.set_workspace);
   resolve(lib, "cublasGemmEx", &r.gemm_ex);

@@ -15,8 +15,6 @@ namespace bench {
 struct RealCublas {
   std::string path;     // file the library was loaded from
   std::string version;  // "13.1.0", from cublasGetProperty
-  decltype(&cublasCreate_v2) create;
-  decltype(&cublasDestroy_v2) destroy;
   decltype(&cublasSetStream_v2) set_stream;
   decltype(&cublasSetWorkspace_v2) set_workspace;
   // bwgemm's entry points have exactly cuBLAS's signatures, and unlike

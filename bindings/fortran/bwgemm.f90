@@ -82,6 +82,7 @@ module bwgemm
   integer(c_int), parameter :: BWGEMM_REASON_LAUNCH_FAILED = 14
   integer(c_int), parameter :: BWGEMM_REASON_FORCED_CUBLAS = 15
   integer(c_int), parameter :: BWGEMM_REASON_SELF_CHECK_PENDING = 16
+  integer(c_int), parameter :: BWGEMM_REASON_UNKNOWN_HANDLE = 17
 
   ! bwgemmPath_t
   integer(c_int), parameter :: BWGEMM_PATH_NONE = 0

@@ -60,7 +60,8 @@ extern "C" {
   XX(HANDLE_QUERY_FAILED, 13, "handle unreadable, or its stream is on another device")         \
   XX(LAUNCH_FAILED, 14, "the kernel launch failed")                                            \
   XX(FORCED_CUBLAS, 15, "the thread's or the process's policy forces cuBLAS")                  \
-  XX(SELF_CHECK_PENDING, 16, "the kernel family's first-use self-check has not run yet")
+  XX(SELF_CHECK_PENDING, 16, "the kernel family's first-use self-check has not run yet")       \
+  XX(UNKNOWN_HANDLE, 17, "handle bwgemm did not see created (another cuBLAS copy's, or older)")
 
 typedef enum bwgemmReason {
 #define BWGEMM_REASON_ENUM_(name, value, message) BWGEMM_REASON_##name = value,

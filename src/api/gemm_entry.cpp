@@ -9,6 +9,7 @@
 #include "dispatch/path_switch.h"
 #include "dispatch/plan.h"
 #include "dispatch/policy.h"
+#include "forward/handle_registry.h"
 #include "forward/real_cublas.h"
 
 namespace bwgemm {
@@ -30,9 +31,13 @@ bwgemmReason_t prepare(const RawCall& call, Prepared* out) {
   if (policy.mode == BWGEMM_POLICY_FORCE_CUBLAS) return policy.reason;
 
   const RealCublas* real = real_cublas();
+  if (real == nullptr) return BWGEMM_REASON_HANDLE_QUERY_FAILED;
+  // A handle bwgemm did not see created may be another cuBLAS copy's object,
+  // which the real cuBLAS's getters would misread: never read it.
+  if (!is_known_handle(call.handle)) return BWGEMM_REASON_UNKNOWN_HANDLE;
   cublasPointerMode_t mode;
   cudaStream_t stream;
-  if (real == nullptr || real->get_pointer_mode(call.handle, &mode) != CUBLAS_STATUS_SUCCESS ||
+  if (real->get_pointer_mode(call.handle, &mode) != CUBLAS_STATUS_SUCCESS ||
       real->get_stream(call.handle, &stream) != CUBLAS_STATUS_SUCCESS)
     return BWGEMM_REASON_HANDLE_QUERY_FAILED;
 

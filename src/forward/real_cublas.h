@@ -30,7 +30,8 @@ struct RealCublas {
   decltype(&cublasGemmBatchedEx_64) gemm_batched_ex_64;
   decltype(&cublasGetPointerMode_v2) get_pointer_mode;
   decltype(&cublasGetStream_v2) get_stream;
-  // Optional (NULL when absent): only bwgemm's own checks create handles.
+  // Optional (NULL when absent: cublasCreate_v2 and cublasDestroy_v2 through
+  // bwgemm return CUBLAS_STATUS_NOT_INITIALIZED, the self-check does not run).
   decltype(&cublasCreate_v2) create;
   decltype(&cublasDestroy_v2) destroy;
   decltype(&cublasSetStream_v2) set_stream;

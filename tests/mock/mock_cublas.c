@@ -2,6 +2,8 @@
 #include "mock_cublas.h"
 
 #include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
 static atomic_int g_status = CUBLAS_STATUS_SUCCESS;
@@ -14,6 +16,15 @@ static atomic_int g_getter_calls = 0;
 static _Thread_local MockCublasCall t_last_call;
 static _Thread_local cublasHandle_t t_last_getter_handle;
 
+typedef struct MockHandle {
+  unsigned char bytes[16];
+} MockHandle;
+static MockHandle g_handles[MOCK_CUBLAS_MAX_HANDLES];
+static atomic_bool g_handle_live[MOCK_CUBLAS_MAX_HANDLES];
+static atomic_int g_handles_made = 0;
+static atomic_int g_live_handles = 0;
+static atomic_int g_foreign_queries = 0;
+
 void mock_cublas_reset(void) {
   atomic_store(&g_status, CUBLAS_STATUS_SUCCESS);
   atomic_store(&g_getter_status, CUBLAS_STATUS_SUCCESS);
@@ -22,6 +33,7 @@ void mock_cublas_reset(void) {
   atomic_store(&g_sm_count_target, 0);
   atomic_store(&g_calls, 0);
   atomic_store(&g_getter_calls, 0);
+  atomic_store(&g_foreign_queries, 0);
   memset(&t_last_call, 0, sizeof t_last_call);
   t_last_getter_handle = NULL;
 }
@@ -41,6 +53,39 @@ int mock_cublas_call_count(void) { return atomic_load(&g_calls); }
 int mock_cublas_getter_call_count(void) { return atomic_load(&g_getter_calls); }
 MockCublasCall mock_cublas_last_call(void) { return t_last_call; }
 cublasHandle_t mock_cublas_last_getter_handle(void) { return t_last_getter_handle; }
+int mock_cublas_live_handle_count(void) { return atomic_load(&g_live_handles); }
+int mock_cublas_foreign_handle_queries(void) { return atomic_load(&g_foreign_queries); }
+
+/* The index of `handle` in this copy's pool, or -1: compares addresses only. */
+static int handle_index(cublasHandle_t handle) {
+  const uintptr_t a = (uintptr_t)handle, base = (uintptr_t)g_handles;
+  if (a < base || a >= base + sizeof g_handles || (a - base) % sizeof(MockHandle) != 0) return -1;
+  return (int)((a - base) / sizeof(MockHandle));
+}
+
+cublasStatus_t cublasCreate_v2(cublasHandle_t* handle) {
+  if (handle == NULL) return CUBLAS_STATUS_INVALID_VALUE;
+  const int i = atomic_fetch_add(&g_handles_made, 1);
+  if (i >= MOCK_CUBLAS_MAX_HANDLES) return CUBLAS_STATUS_ALLOC_FAILED;
+  atomic_store(&g_handle_live[i], true);
+  atomic_fetch_add(&g_live_handles, 1);
+  *handle = (cublasHandle_t)(void*)&g_handles[i];
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t cublasDestroy_v2(cublasHandle_t handle) {
+  const int i = handle_index(handle);
+  if (i < 0 || !atomic_exchange(&g_handle_live[i], false)) return CUBLAS_STATUS_NOT_INITIALIZED;
+  atomic_fetch_sub(&g_live_handles, 1);
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+static void note_getter(cublasHandle_t handle) {
+  t_last_getter_handle = handle;
+  atomic_fetch_add(&g_getter_calls, 1);
+  const int i = handle_index(handle);
+  if (i < 0 || !atomic_load(&g_handle_live[i])) atomic_fetch_add(&g_foreign_queries, 1);
+}
 
 static cublasStatus_t record(const MockCublasCall* call) {
   t_last_call = *call;
@@ -49,22 +94,19 @@ static cublasStatus_t record(const MockCublasCall* call) {
 }
 
 cublasStatus_t cublasGetPointerMode_v2(cublasHandle_t handle, cublasPointerMode_t* mode) {
-  t_last_getter_handle = handle;
-  atomic_fetch_add(&g_getter_calls, 1);
+  note_getter(handle);
   *mode = (cublasPointerMode_t)atomic_load(&g_pointer_mode);
   return (cublasStatus_t)atomic_load(&g_getter_status);
 }
 
 cublasStatus_t cublasGetSmCountTarget(cublasHandle_t handle, int* sm_count_target) {
-  t_last_getter_handle = handle;
-  atomic_fetch_add(&g_getter_calls, 1);
+  note_getter(handle);
   *sm_count_target = atomic_load(&g_sm_count_target);
   return (cublasStatus_t)atomic_load(&g_getter_status);
 }
 
 cublasStatus_t cublasGetStream_v2(cublasHandle_t handle, cudaStream_t* stream) {
-  t_last_getter_handle = handle;
-  atomic_fetch_add(&g_getter_calls, 1);
+  note_getter(handle);
   *stream = atomic_load(&g_stream);
   return (cublasStatus_t)atomic_load(&g_getter_status);
 }

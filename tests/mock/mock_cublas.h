@@ -69,6 +69,18 @@ int mock_cublas_getter_call_count(void);
 MockCublasCall mock_cublas_last_call(void);
 cublasHandle_t mock_cublas_last_getter_handle(void);
 
+/* Handles. This copy's cublasCreate_v2 hands out addresses of its own pool
+ * (never dereferenced, never reused: MOCK_CUBLAS_MAX_HANDLES per process),
+ * so each copy of the mock knows which handles it made; cublasDestroy_v2
+ * returns CUBLAS_STATUS_NOT_INITIALIZED for any other handle. reset() leaves
+ * handles alone. */
+#define MOCK_CUBLAS_MAX_HANDLES 256
+/* Handles this copy created and did not destroy. */
+int mock_cublas_live_handle_count(void);
+/* Getter calls since the last reset asked about a handle this copy did not
+ * create or already destroyed: what a real cuBLAS would read as garbage. */
+int mock_cublas_foreign_handle_queries(void);
+
 #ifdef __cplusplus
 }
 #endif

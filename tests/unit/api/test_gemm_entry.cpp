@@ -9,7 +9,6 @@
 #include <cstring>
 #include <functional>
 
-#include "core/device_caps.h"
 #include "support/cmocka_cxx.h"
 #include "support/fake_kernel_families.h"
 #include "support/gemm_call.h"
@@ -27,16 +26,6 @@ namespace {
 template <class T>
 T* address(uintptr_t a) {
   return reinterpret_cast<T*>(a);
-}
-
-int reset_all(void**) {
-  mock_cuda::reset();
-  fake::reset();
-  fake::register_families({0});
-  mock_cublas().reset();
-  bwgemm::device_caps_reset();
-  bwgemmSetThreadPolicy(BWGEMM_POLICY_AUTO);
-  return 0;
 }
 
 // For every exported function: builds its candidate call, lets `edit` change
@@ -548,6 +537,8 @@ void candidates_reach_the_kernel_with_their_problem(void**) {
   const MockCublasControl& mock = mock_cublas();
   const cudaStream_t stream = address<CUstream_st>(0x5300);
   mock_cuda::set_stream_device(stream, 0);
+  cublasHandle_t handle = nullptr;  // made by the mock through bwgemm's export
+  assert_int_equal(cublasCreate_v2(&handle), CUBLAS_STATUS_SUCCESS);
   for (Api api : test::kApis) {
     for (Entry entry : test::kEntries) {
       if (test::is_pointer_array(entry)) continue;
@@ -555,11 +546,12 @@ void candidates_reach_the_kernel_with_their_problem(void**) {
       c.transa = CUBLAS_OP_T;
       c.lda = c.k;
       c.Ctype = CUDA_R_32F;
-      c.handle = address<cublasContext>(0x7700);
+      c.handle = handle;
       mock.reset();
       mock.set_stream(stream);
       const GemmProblem p = assert_launched(c);
       assert_ptr_equal(mock.last_getter_handle(), c.handle);
+      assert_int_equal(mock.foreign_handle_queries(), 0);
       assert_int_equal(p.ab_type, bwgemm::DType::F16);
       assert_int_equal(p.c_type, bwgemm::DType::F32);
       assert_true(p.trans_a);
@@ -586,6 +578,7 @@ void candidates_reach_the_kernel_with_their_problem(void**) {
       assert_int_equal(fake::record(0).last_caps.cc_major, 9);
     }
   }
+  assert_int_equal(cublasDestroy_v2(handle), CUBLAS_STATUS_SUCCESS);
 }
 
 // The handle's device pointer mode: alpha and beta stay device addresses (these
@@ -687,7 +680,7 @@ void device_attributes_are_read_on_the_first_call_only(void**) {
 
 }  // namespace
 
-#define TEST(f) cmocka_unit_test_setup(f, reset_all)
+#define TEST(f) cmocka_unit_test_setup(f, test::reset_gemm_state)
 
 int main() {
   test::clear_bwgemm_environment();

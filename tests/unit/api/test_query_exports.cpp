@@ -7,12 +7,10 @@
 #include <string>
 #include <thread>
 
-#include "core/device_caps.h"
 #include "support/cmocka_cxx.h"
 #include "support/fake_kernel_families.h"
 #include "support/gemm_call.h"
 #include "support/mock_cublas_client.h"
-#include "support/mock_cuda_runtime.h"
 #include "support/test_env.h"
 
 using test::Api;
@@ -20,16 +18,6 @@ using test::Entry;
 using test::GemmCall;
 
 namespace {
-
-int reset_all(void**) {
-  mock_cuda::reset();
-  fake::reset();
-  fake::register_families({0});
-  mock_cublas().reset();
-  bwgemm::device_caps_reset();
-  bwgemmSetThreadPolicy(BWGEMM_POLICY_AUTO);
-  return 0;
-}
 
 template <class Fn>
 void on_new_thread(Fn fn) {
@@ -190,7 +178,7 @@ void reason_strings_are_never_null(void**) {
 
 }  // namespace
 
-#define TEST(f) cmocka_unit_test_setup(f, reset_all)
+#define TEST(f) cmocka_unit_test_setup(f, test::reset_gemm_state)
 
 int main() {
   test::clear_bwgemm_environment();

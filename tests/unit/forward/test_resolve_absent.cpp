@@ -47,6 +47,12 @@ void every_call_is_not_initialized(void**) {
   test::invoke(test::candidate_call(Api::Cublas, Entry::GemmEx));
   assert_int_equal(test::last_dispatch().reason, BWGEMM_REASON_HANDLE_QUERY_FAILED);
   assert_int_equal(fake::total_launches(), 0);
+  // No handle can be made or destroyed either.
+  cublasHandle_t handle = nullptr;
+  assert_int_equal(cublasCreate_v2(&handle), CUBLAS_STATUS_NOT_INITIALIZED);
+  assert_null(handle);
+  assert_int_equal(cublasDestroy_v2(test::candidate_call(Api::Cublas, Entry::GemmEx).handle),
+                   CUBLAS_STATUS_NOT_INITIALIZED);
 }
 
 void the_failure_is_logged_once_naming_the_library(void**) {

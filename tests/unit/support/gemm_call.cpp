@@ -4,9 +4,12 @@
 #include <climits>
 #include <cstring>
 
+#include "core/device_caps.h"
+#include "forward/handle_registry.h"
 #include "support/cmocka_cxx.h"
 #include "support/fake_kernel_families.h"
 #include "support/mock_cublas_client.h"
+#include "support/mock_cuda_runtime.h"
 
 namespace test {
 namespace {
@@ -75,6 +78,7 @@ GemmCall candidate_call(Api api, Entry entry) {
   c.api = api;
   c.entry = entry;
   c.handle = fake_pointer<cublasContext>(0x7000);
+  bwgemm::remember_handle(c.handle);  // as if made through bwgemm's cublasCreate_v2
   c.transa = CUBLAS_OP_N;
   c.transb = CUBLAS_OP_N;
   c.m = 64;
@@ -276,6 +280,16 @@ void assert_call_forwarded(const GemmCall& call, bwgemmReason_t reason) {
 cublasStatus_t distinctive_status() {
   const int count = sizeof kUnusedStatuses / sizeof kUnusedStatuses[0];
   return static_cast<cublasStatus_t>(kUnusedStatuses[g_next_status++ % count]);
+}
+
+int reset_gemm_state(void**) {
+  mock_cuda::reset();
+  fake::reset();
+  fake::register_families({0});
+  mock_cublas().reset();
+  bwgemm::device_caps_reset();
+  bwgemmSetThreadPolicy(BWGEMM_POLICY_AUTO);
+  return 0;
 }
 
 bwgemmDispatchInfo_t last_dispatch() {

@@ -64,7 +64,8 @@ constexpr float kCandidateAlpha = 1.5f;
 constexpr float kCandidateBeta = 0.5f;
 
 // A call bwgemm's kernels take (apart from the pointer-array forms, which
-// bwgemm always forwards): fp16 A, B and C, COMPUTE_32F, algo
+// bwgemm always forwards): a handle bwgemm knows (a fake address, recorded as
+// if its cublasCreate_v2 had made it), fp16 A, B and C, COMPUTE_32F, algo
 // DEFAULT_TENSOR_OP, NN, m=64 n=32 k=16 with lds 64/16/64, 16-byte aligned
 // pointers that nothing may dereference, alpha/beta in host memory, and for
 // the batched forms batch 3 with whole-matrix strides.
@@ -94,5 +95,10 @@ cublasStatus_t distinctive_status();
 
 // The calling thread's last dispatch decision.
 bwgemmDispatchInfo_t last_dispatch();
+
+// What a test of GEMM calls starts from: the mocked runtime and the mock
+// cuBLAS reset, fake family 0 alone registered, no device facts cached, the
+// calling thread's policy AUTO. Returns 0, as a CMocka setup does.
+int reset_gemm_state(void** state = nullptr);
 
 }  // namespace test

@@ -18,10 +18,20 @@ struct MockCublasControl {
   decltype(&mock_cublas_getter_call_count) getter_call_count;
   decltype(&mock_cublas_last_call) last_call;
   decltype(&mock_cublas_last_getter_handle) last_getter_handle;
+  // The copy's own cublasCreate_v2 and cublasDestroy_v2 (not bwgemm's).
+  decltype(&cublasCreate_v2) create;
+  decltype(&cublasDestroy_v2) destroy;
+  decltype(&mock_cublas_live_handle_count) live_handle_count;
+  decltype(&mock_cublas_foreign_handle_queries) foreign_handle_queries;
 };
 
 // The absolute path of the mock library (a build-time constant).
 const char* mock_cublas_path();
+// The absolute path of its second copy, mock_cublas_other.
+const char* other_mock_cublas_path();
 
 // Opens the mock on first use; the process exits with a message if it cannot.
 const MockCublasControl& mock_cublas();
+// Opens the second copy on first use, likewise: another library, with its own
+// handles and counters.
+const MockCublasControl& other_mock_cublas();
