@@ -10,7 +10,9 @@ usage: bench/gpt2_step.py LIBBWGEMM [--steps N]
 
 Prints one line per run (median ms per step over N steps after warm-up, and
 the paths bwgemm's log shows for the GEMMs that reached it) and a summary:
-the 50257 step under bwgemm against the plain 50304 step.
+the 50257 step under bwgemm against the plain 50304 step. The four
+configurations run twice, forwards then backwards, so that clock drift as the
+GPU warms does not favour one of them.
 """
 
 import argparse
@@ -117,16 +119,18 @@ def main():
     if not args.lib:
         parser.error("the path of libbwgemm.so.0 is required")
     lib = os.path.abspath(args.lib)
-    rows = []
-    for vocab in (50304, 50257):
-        for preload in ("", lib):
+    configs = [(vocab, preload) for vocab in (50304, 50257) for preload in ("", lib)]
+    # The GPU's clocks drift as it warms: the configurations run forwards, then
+    # backwards, and each one's time is the mean of its two runs.
+    times = {}
+    for order in (configs, configs[::-1]):
+        for vocab, preload in order:
             r = run(vocab, args.steps, preload)
-            r["bwgemm"] = bool(preload)
-            rows.append(r)
+            times.setdefault((vocab, bool(preload)), []).append(r["ms"])
             decisions = ", ".join(f"{k} x{v}" for k, v in sorted(r["paths"].items())) or "-"
             print(f"vocab {vocab} {'bwgemm' if preload else 'plain '}: {r['ms']:7.2f} ms/step"
                   f"  loss {r['loss']:.4f}  decisions: {decisions}", flush=True)
-    ms = {(r["vocab"], r["bwgemm"]): r["ms"] for r in rows}
+    ms = {key: sum(v) / len(v) for key, v in times.items()}
     print(f"summary: 50257 with bwgemm {ms[(50257, True)]:.2f} ms vs plain 50304 "
           f"{ms[(50304, False)]:.2f} ms ({ms[(50257, True)] / ms[(50304, False)]:.3f}x); "
           f"plain 50257 {ms[(50257, False)]:.2f} ms")
