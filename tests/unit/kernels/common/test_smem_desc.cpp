@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
 // src/kernels/common/smem_desc.h (wgmma and tcgen05 shared-memory matrix
-// descriptors), the 128B-swizzled staging layout of epilogue.cuh and
-// pipeline_state.h's stage/parity ring.
+// descriptors, against worked and golden values) and the 128B-swizzled
+// staging layout of epilogue.cuh. (pipeline_state.h: test_pipeline_state.)
 #include <cstdint>
 #include <initializer_list>
 #include <vector>
 
 #include "kernels/common/epilogue.cuh"
-#include "kernels/common/pipeline_state.h"
 #include "kernels/common/smem_desc.h"
 #include "support/cmocka_cxx.h"
 
@@ -138,30 +137,22 @@ void staging_offsets_follow_the_tma_128b_swizzle(void**) {
   for (int h : hit) assert_int_equal(h, 1);
 }
 
-template <int kStages>
-void check_ring() {
-  bwgemm::PipelineState<kStages> ring;
-  assert_int_equal(ring.stage, 0);
-  assert_int_equal(ring.phase, 0);
-  for (int step = 1; step <= 5 * kStages; ++step) {
-    ring.advance();
-    assert_int_equal(ring.stage, step % kStages);
-    assert_int_equal(ring.phase, (step / kStages) % 2);
-  }
-}
-
-void pipeline_state_wraps_and_flips_the_parity(void**) {
-  check_ring<1>();
-  check_ring<2>();
-  check_ring<3>();
-  check_ring<4>();
-  // Three stages written out.
-  bwgemm::PipelineState<3> ring;
-  const uint32_t expected[][2] = {{1, 0}, {2, 0}, {0, 1}, {1, 1}, {2, 1}, {0, 0}};
-  for (const auto& e : expected) {
-    ring.advance();
-    assert_int_equal(ring.stage, e[0]);
-    assert_int_equal(ring.phase, e[1]);
+// The descriptors the kernels build (operand_desc, with their box sizes)
+// against the golden words CUTLASS's UMMA::SmemDescriptor gives for 16-bit
+// types, 128B swizzle, SBO 1024 B, version bit 46 (K-major LBO field 1,
+// M/N-major LBO 8 KB): K-major 0x4000404000010000 | start >> 4, M/N-major
+// 0x4000404002000000 | start >> 4. wgmma's are the same words without bit 46.
+void operand_descriptors_match_the_golden_words(void**) {
+  constexpr uint32_t kBoxBytes = 64 * 64 * 2;  // an M/N-major box of both configs
+  for (uint32_t start : {0x400u, 0x1c000u, 0x33c00u}) {
+    assert_int_equal((bwgemm::operand_desc<bwgemm::DescKind::Tcgen05, false>(start, kBoxBytes)),
+                     0x4000404000010000ull | (start >> 4));
+    assert_int_equal((bwgemm::operand_desc<bwgemm::DescKind::Tcgen05, true>(start, kBoxBytes)),
+                     0x4000404002000000ull | (start >> 4));
+    assert_int_equal((bwgemm::operand_desc<bwgemm::DescKind::Wgmma, false>(start, kBoxBytes)),
+                     0x4000004000010000ull | (start >> 4));
+    assert_int_equal((bwgemm::operand_desc<bwgemm::DescKind::Wgmma, true>(start, kBoxBytes)),
+                     0x4000004002000000ull | (start >> 4));
   }
 }
 
@@ -174,7 +165,7 @@ int main() {
       cmocka_unit_test(worked_values),
       cmocka_unit_test(advance_moves_only_the_start),
       cmocka_unit_test(staging_offsets_follow_the_tma_128b_swizzle),
-      cmocka_unit_test(pipeline_state_wraps_and_flips_the_parity),
+      cmocka_unit_test(operand_descriptors_match_the_golden_words),
   };
   return cmocka_run_group_tests_name("smem_desc", tests, nullptr, nullptr);
 }
