@@ -31,7 +31,9 @@ bool eligible(const std::deque<AsyncOp>& q, size_t i) {
 bool touches(const AsyncOp& op, const Cluster* c, int rank) {
   if (op.cluster != c) return false;
   switch (op.kind) {
-    case AsyncKind::TmaLoad: return (op.cta_mask >> rank) & 1;
+    // A load lands in its destinations and completes on its barrier, which a
+    // 2-CTA load may keep in the peer.
+    case AsyncKind::TmaLoad: return ((op.cta_mask >> rank) & 1) || op.bar_rank == rank;
     case AsyncKind::TmaStore: return int(op.origin_rank) == rank;
     case AsyncKind::Mma:
       return op.cta_group == 2 ? (int(op.origin_rank) & ~1) == (rank & ~1)

@@ -386,6 +386,32 @@ void tma_load_zero_fill_and_swizzle() {
                 "not on a 16-byte boundary");
 }
 
+// A 2-CTA load into CTA 1 completes on CTA 0's barrier: CTA 0 may not leave
+// while it is in flight, though none of the load's bytes land in CTA 0.
+void tma_2cta_load_holds_the_barriers_cta() {
+  Tensor t(64, 16, 64, 64, 16, CU_TENSOR_MAP_SWIZZLE_128B);
+  expect_report(launch(2, 32, 4096,
+                       [&] {
+                         const uint32_t rank = ptx::cluster_cta_rank();
+                         if (ptx::thread_index() == 0 && rank == 0) {
+                           ptx::mbarrier_init(barrier(0), 1);
+                           ptx::mbarrier_arrive_expect_tx(barrier(0), 64 * 16 * 2);
+                           ptx::mbarrier_init(barrier(1), 1);
+                           ptx::fence_mbarrier_init();
+                         }
+                         ptx::cluster_sync();
+                         if (rank == 1 && ptx::thread_index() == 0) {
+                           ptx::tma_load_3d_2cta(ptx::dynamic_smem() + 1024, &t.map, barrier(0), 0,
+                                                 0, 0, 0);
+                           // Tell CTA 0 the load is issued (not that it completed).
+                           ptx::mbarrier_arrive_cluster(barrier(1), 0);
+                         }
+                         if (rank == 0) ptx::mbarrier_wait(barrier(1), 0);
+                         if (rank == 1) ptx::cluster_sync();  // outlives CTA 0
+                       }),
+                "CTA 0 exited with asynchronous operations");
+}
+
 void tma_store_clipping() {
   // Width 41 of a row of 64: the store writes through element 47 (the next
   // 16-byte boundary) and no further; rows past the height are skipped.
@@ -720,6 +746,7 @@ int main() {
       {"cluster barrier arrive twice", cluster_barrier_twice},
       {"elect, shuffle, exited lanes", warp_collectives},
       {"TMA load: zero fill, 128B swizzle, tx bytes", tma_load_zero_fill_and_swizzle},
+      {"TMA 2-CTA load: its barrier's CTA stays", tma_2cta_load_holds_the_barriers_cta},
       {"TMA store: 16-byte clipping, source reuse", tma_store_clipping},
       {"wgmma fragments, K-major B", [] { wgmma_fragments(false); }},
       {"wgmma fragments, N-major B", [] { wgmma_fragments(true); }},
