@@ -15,9 +15,11 @@ bool runs_on(const DeviceCaps& caps);
 
 bwgemmReason_t supports(const GemmProblem& p, const DeviceCaps& caps);
 
-// The family is the reason bwgemm exists on sm_100: under AUTO it takes every
-// call it supports (dispatch's guard checks it first). Nothing is measured
-// on sm_100 yet, so there is no shape table: always configuration 0.
+// Nothing is measured on sm_100 yet (no Blackwell GPU has run the kernel):
+// under AUTO the family takes only what its one 2-CTA configuration was
+// designed for, products of at least 2^30 multiply-adds with every matrix
+// 16-byte aligned (no copy into a workspace, TMA stores); cuBLAS keeps the
+// rest. Forced: configuration 0 for anything supported.
 int choose_config(const GemmProblem& p, const DeviceCaps& caps, bool forced);
 
 }  // namespace bwgemm::sm100

@@ -3,6 +3,8 @@
 
 #include <cstdint>
 
+#include "kernels/common/launch_params.h"
+
 namespace bwgemm::sm90 {
 
 // Measured with bwgemm-bench --suite all on an H200 (132 SMs, cuBLAS 13.1,
@@ -22,13 +24,10 @@ namespace bwgemm::sm90 {
 //    cannot load them (launch_params.h) and forwards.
 bool policy_prefers_kernel(const GemmProblem& p, const DeviceCaps& caps) {
   if (p.c_type != p.ab_type) return false;
-  const auto aligned = [](const void* base, int64_t ld, DType t) {
-    return reinterpret_cast<uintptr_t>(base) % 16 == 0 &&
-           ld * static_cast<int64_t>(dtype_size(t)) % 16 == 0;
-  };
-  const bool cublas_fast_path = p.m % 16 == 0 && p.n % 16 == 0 && p.k % 16 == 0 &&
-                                aligned(p.a, p.lda, p.ab_type) && aligned(p.b, p.ldb, p.ab_type) &&
-                                aligned(p.c, p.ldc, p.c_type);
+  const bool cublas_fast_path =
+      p.m % 16 == 0 && p.n % 16 == 0 && p.k % 16 == 0 &&
+      tma_addressable(p.a, p.lda, 0, p.ab_type) && tma_addressable(p.b, p.ldb, 0, p.ab_type) &&
+      tma_addressable(p.c, p.ldc, 0, p.c_type);
   if (cublas_fast_path) return false;
   // At least one full wave of 2-CTA clusters of 256 x 256 output tiles.
   const int64_t cluster_tiles = (p.n + 255) / 256 * ((p.m + 255) / 256) * p.batch;

@@ -68,6 +68,27 @@ void dispatch_does_not_select_sm100_elsewhere(void**) {
   }
 }
 
+// With nothing measured on sm_100, AUTO takes only large products of
+// 16-byte aligned matrices; forced, anything supported.
+void unmeasured_default_takes_large_aligned_products_only(void**) {
+  const DeviceCaps c = caps(10, 0);
+  GemmProblem p = problem(DType::BF16, DType::BF16);
+  assert_int_equal(sm100::choose_config(p, c, false), 0);  // 4096^3 = 2^36
+  p.m = p.n = p.k = 1024;                                 // 2^30: still taken
+  assert_int_equal(sm100::choose_config(p, c, false), 0);
+  p.k = 1023;
+  assert_int_equal(sm100::choose_config(p, c, false), -1);
+  assert_int_equal(sm100::choose_config(p, c, true), 0);
+  p = problem(DType::BF16, DType::BF16);
+  p.ldb = 4097;  // B not 16-byte aligned: it would need a copy
+  assert_int_equal(sm100::choose_config(p, c, false), -1);
+  p = problem(DType::F16, DType::F16);
+  p.c = reinterpret_cast<void*>(0x1002);  // C's rows not TMA-storable
+  assert_int_equal(sm100::choose_config(p, c, false), -1);
+  assert_int_equal(sm100::choose_config(p, c, true), 0);
+  assert_int_equal(plan_for(c, p).reason, BWGEMM_REASON_POLICY_PREFERS_CUBLAS);
+}
+
 void too_little_shared_memory_is_refused(void**) {
   DeviceCaps c = caps(10, 0);
   c.smem_per_block_optin = 100 * 1024;
@@ -89,6 +110,7 @@ int main() {
       cmocka_unit_test(instr_desc_matches_the_worked_values),
       cmocka_unit_test(dispatch_selects_sm100_on_cc_10_0_and_10_3),
       cmocka_unit_test(dispatch_does_not_select_sm100_elsewhere),
+      cmocka_unit_test(unmeasured_default_takes_large_aligned_products_only),
       cmocka_unit_test(too_little_shared_memory_is_refused),
       cmocka_unit_test(env_switch_disables_the_family),
   };
