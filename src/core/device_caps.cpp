@@ -4,6 +4,7 @@
 #include <cuda_runtime_api.h>
 
 #include <atomic>
+#include <cstdint>
 #include <mutex>
 
 #include "core/fork_safe.h"
@@ -18,6 +19,18 @@ struct Slot {
 Slot g_slots[kMaxDevices];
 std::mutex g_fill_mutex;  // taken only on a device's first query
 const bool g_fill_mutex_fork_safe = hold_across_fork(&g_fill_mutex);
+
+// The calling thread's last stream-device answer, valid for its epoch:
+// calls on one stream then cost no runtime query. A stream destroyed and its
+// address reused on another device would be answered from the old entry; the
+// launch on that stream then fails and the call goes to cuBLAS.
+struct StreamDevice {
+  cudaStream_t stream;
+  int device;
+  uint64_t epoch;
+};
+thread_local StreamDevice t_stream_device{nullptr, -1, 0};
+std::atomic<uint64_t> g_stream_epoch{1};
 
 bool query(int device, DeviceCaps* caps) {
   caps->device = device;
@@ -52,16 +65,22 @@ bool current_device_caps(DeviceCaps* out) {
 int stream_device(cudaStream_t stream, int current_device) {
   if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread)
     return current_device;
+  const uint64_t epoch = g_stream_epoch.load(std::memory_order_relaxed);
+  if (t_stream_device.stream == stream && t_stream_device.epoch == epoch)
+    return t_stream_device.device;
   // cudaStreamGetDevice on a capturing stream invalidates the capture (seen
   // on an H100, CUDA 13.0): a captured call keeps the current device.
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
   if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess) return -1;
   if (capture != cudaStreamCaptureStatusNone) return current_device;
   int device = -1;
-  return cudaStreamGetDevice(stream, &device) == cudaSuccess ? device : -1;
+  if (cudaStreamGetDevice(stream, &device) != cudaSuccess) return -1;
+  t_stream_device = {stream, device, epoch};
+  return device;
 }
 
 void device_caps_reset() {
+  g_stream_epoch.fetch_add(1, std::memory_order_relaxed);
   std::lock_guard<std::mutex> lock(g_fill_mutex);
   for (Slot& s : g_slots) s.ready.store(false, std::memory_order_relaxed);
 }

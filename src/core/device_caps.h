@@ -25,10 +25,12 @@ bool current_device_caps(DeviceCaps* out);
 // The device whose context `stream` belongs to; `current_device` for the
 // default streams (legacy, per-thread), which follow the current device. -1
 // when the runtime cannot tell. A cuBLAS handle has no device getter: its
-// stream is the only sign of the device it was made for.
+// stream is the only sign of the device it was made for. The calling thread's
+// last answer is kept, so a run of calls on one stream queries the runtime
+// once.
 int stream_device(cudaStream_t stream, int current_device);
 
-// Tests only: forget every cached device.
+// Tests only: forget every cached device and stream answer.
 void device_caps_reset();
 
 }  // namespace bwgemm

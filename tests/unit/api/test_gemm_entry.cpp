@@ -640,6 +640,21 @@ void handle_stream_of_unknown_device_is_forwarded(void**) {
   assert_every_candidate_forwarded_with_the_handle_stream();
 }
 
+// The handle's device is read from the runtime once per stream, not per call
+// (the calling thread keeps its last answer); another stream asks again.
+void the_stream_device_is_queried_once_per_stream(void**) {
+  const cudaStream_t first = address<CUstream_st>(0x6100), second = address<CUstream_st>(0x6200);
+  mock_cuda::set_stream_device(first, 0);
+  mock_cuda::set_stream_device(second, 0);
+  const GemmCall c = test::candidate_call(Api::Cublas, Entry::GemmEx);
+  mock_cublas().set_stream(first);
+  for (int i = 0; i < 5; ++i) assert_launched(c);
+  assert_int_equal(mock_cuda::stream_device_query_count(), 1);
+  mock_cublas().set_stream(second);
+  for (int i = 0; i < 5; ++i) assert_launched(c);
+  assert_int_equal(mock_cuda::stream_device_query_count(), 2);
+}
+
 // A call captured into a CUDA graph keeps the current device: asking for the
 // stream's device would end the capture (cudaStreamGetDevice is not allowed
 // while a stream captures), so it is not asked.
@@ -742,6 +757,7 @@ int main() {
       TEST(handle_stream_on_another_device_is_forwarded),
       TEST(handle_stream_of_unknown_device_is_forwarded),
       TEST(captured_call_does_not_query_the_stream_device),
+      TEST(the_stream_device_is_queried_once_per_stream),
   };
   return cmocka_run_group_tests_name("entry_forwarding", tests, nullptr, nullptr);
 }

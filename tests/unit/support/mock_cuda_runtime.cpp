@@ -21,6 +21,7 @@ std::pair<cudaStream_t, int> g_stream_devices[kStreamSlots];
 int g_stream_count = 0;
 cudaStreamCaptureStatus g_capture = cudaStreamCaptureStatusNone;
 std::atomic<int> g_device_queries_during_capture{0};
+std::atomic<int> g_stream_device_queries{0};
 
 }  // namespace
 
@@ -33,10 +34,12 @@ void reset() {
   g_stream_count = 0;
   g_capture = cudaStreamCaptureStatusNone;
   g_device_queries_during_capture = 0;
+  g_stream_device_queries = 0;
 }
 
 void set_capture_status(cudaStreamCaptureStatus status) { g_capture = status; }
 int device_queries_during_capture() { return g_device_queries_during_capture.load(); }
+int stream_device_query_count() { return g_stream_device_queries.load(); }
 
 void set_current_device(int device) { g_current = device; }
 void set_attributes(int device, DeviceAttributes attributes) { g_devices[device] = attributes; }
@@ -77,6 +80,7 @@ extern "C" cudaError_t cudaStreamIsCapturing(cudaStream_t, cudaStreamCaptureStat
 }
 
 extern "C" cudaError_t cudaStreamGetDevice(cudaStream_t stream, int* device) {
+  ++mock_cuda::g_stream_device_queries;
   if (mock_cuda::g_capture != cudaStreamCaptureStatusNone)
     ++mock_cuda::g_device_queries_during_capture;
   for (int i = 0; i < mock_cuda::g_stream_count && i < mock_cuda::kStreamSlots; ++i) {

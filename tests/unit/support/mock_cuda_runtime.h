@@ -33,6 +33,8 @@ void set_stream_device(cudaStream_t stream, int device);
 // a real capture).
 void set_capture_status(cudaStreamCaptureStatus status);
 int device_queries_during_capture();
+// cudaStreamGetDevice calls since reset().
+int stream_device_query_count();
 // cudaDeviceGetAttribute calls since reset(), from all threads.
 int attribute_query_count();
 
