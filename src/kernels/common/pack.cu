@@ -11,7 +11,9 @@ namespace {
 constexpr int kChunk = 8;  // elements per 16-byte store
 
 // One thread per 16-byte chunk of the packed copy: eight 2-byte loads (the
-// source rows are only 2-byte aligned), one 16-byte store.
+// source rows are only 2-byte aligned), one 16-byte store. A plain CUDA
+// kernel outside the primitive layer: dispatch enqueues it before a family's
+// launch, so the emulator, which runs the families' kernels, never runs it.
 __global__ void pack16_kernel(const uint16_t* __restrict__ src, int64_t rows, int64_t ld,
                               int64_t stride, uint4* __restrict__ dst, int64_t chunks_per_col,
                               int64_t cols, int64_t total_chunks) {

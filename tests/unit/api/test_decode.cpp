@@ -477,8 +477,9 @@ void aligned_layouts_are_accepted(void**) {
   assert_layout(strided_candidate(), BWGEMM_REASON_KERNEL_SELECTED);
 }
 
-// The decoder asks for whole elements only; which layouts the kernels load
-// (16-byte rows by TMA, others by residue classes) is the launcher's plan.
+// The decoder asks for whole elements only; how an element-aligned layout is
+// loaded (by TMA as it is, or after a copy into 16-byte rows) is dispatch's
+// and the launcher's business.
 void pointers_must_be_element_aligned(void**) {
   for (uintptr_t offset : {2u, 8u}) {
     RawCall c = candidate();
