@@ -100,19 +100,82 @@ BWGEMM_HOST_DEVICE void add_scaled_pair(float* v0, float* v1, float beta, const 
   }
 }
 
-// Stores a staged chunk of rows x chunk_cols elements at (row0, col0) of D
-// element by element, skipping everything outside rows x cols. Used only
-// where a TMA store would write past the last column.
+// 16-byte moves of 16-byte aligned addresses: vector accesses on the device
+// (a memcpy there may be split into element-sized ones), memcpy on the host,
+// where the emulator runs the same code.
+BWGEMM_HOST_DEVICE uint4 load_16_bytes(const void* src) {
+#if defined(__CUDA_ARCH__)
+  return *static_cast<const uint4*>(src);
+#else
+  uint4 v;
+  memcpy(&v, src, sizeof v);
+  return v;
+#endif
+}
+
+BWGEMM_HOST_DEVICE void store_16_bytes(void* dst, uint4 v) {
+#if defined(__CUDA_ARCH__)
+  *static_cast<uint4*>(dst) = v;
+#else
+  memcpy(dst, &v, sizeof v);
+#endif
+}
+
+// 16 bytes of a staged row starting at element `first`, which need not be
+// 16-byte aligned: the two swizzled units the span straddles, shifted by the
+// remainder (a multiple of 2 bytes). The second unit is read only when the span
+// really straddles, so a span that ends the row reads nothing past it.
+template <class Out>
+BWGEMM_HOST_DEVICE uint4 staged_16_bytes(const uint8_t* staging, uint32_t row, uint32_t first) {
+  const uint32_t byte = first * uint32_t(sizeof(Out));
+  const uint32_t unit = byte & ~15u, shift = byte & 15;
+  const uint4 lo = load_16_bytes(staging + swizzled_offset(row, unit));
+  if (shift == 0) return lo;
+  const uint4 hi = load_16_bytes(staging + swizzled_offset(row, unit + 16));
+  const uint32_t w[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+  // Whole words by selects over constant indices (the array stays in
+  // registers), then the half word that 2-byte elements may leave.
+  const uint32_t words = shift / 4;
+  uint32_t v[5];
+  for (int q = 0; q < 5; ++q)
+    v[q] = words == 0 ? w[q] : words == 1 ? w[q + 1] : words == 2 ? w[q + 2] : w[q + 3];
+  uint32_t r[4];
+  for (int q = 0; q < 4; ++q) r[q] = (shift & 2) ? (v[q] >> 16) | (v[q + 1] << 16) : v[q];
+  return uint4{r[0], r[1], r[2], r[3]};
+}
+
+// Stores a staged chunk of chunk_rows x kChunkCols elements at (row0, col0) of
+// D, skipping everything outside rows x cols, for D whose rows a TMA store
+// cannot write (leading dimension or base not 16-byte aligned, or a last
+// column TMA cannot clip). Each row's span is cut at 16-byte boundaries of
+// global memory: whole segments go out as one 16-byte store each (shifted out
+// of the staging buffer), the partial first and last ones element by element.
+// Consecutive threads take consecutive segments of a row, so a warp writes
+// whole rows contiguously.
 template <class Out, int kChunkCols>
 BWGEMM_HOST_DEVICE void store_chunk_bounded(const uint8_t* staging, int chunk_rows, Out* d,
                                             int64_t ld, int32_t row0, int32_t col0, int32_t rows,
                                             int32_t cols, uint32_t thread, uint32_t threads) {
-  for (uint32_t i = thread; i < uint32_t(chunk_rows) * kChunkCols; i += threads) {
-    const uint32_t r = i / kChunkCols, c = i % kChunkCols;
-    if (row0 + int32_t(r) < rows && col0 + int32_t(c) < cols) {
-      const uint32_t off = swizzled_offset(r, c * sizeof(Out));
-      d[(row0 + r) * ld + col0 + c] = *reinterpret_cast<const Out*>(staging + off);
+  constexpr int32_t kPerSegment = 16 / int32_t(sizeof(Out));
+  // A misaligned span of kChunkCols elements touches one segment more.
+  constexpr int32_t kSegments = kChunkCols / kPerSegment + 1;
+  const int32_t valid_cols = cols - col0 < kChunkCols ? cols - col0 : kChunkCols;
+  const int32_t valid_rows = rows - row0 < chunk_rows ? rows - row0 : chunk_rows;
+  for (uint32_t i = thread; i < uint32_t(valid_rows * kSegments); i += threads) {
+    const uint32_t r = i / kSegments;
+    const int32_t segment = int32_t(i % kSegments);
+    Out* line = d + (row0 + int64_t(r)) * ld + col0;
+    // Elements of this row before its first 16-byte boundary's segment start.
+    const int32_t lead = int32_t((reinterpret_cast<uintptr_t>(line) / sizeof(Out)) % kPerSegment);
+    const int32_t first = segment * kPerSegment - lead;  // chunk column of the segment's start
+    if (first >= valid_cols) continue;
+    if (first >= 0 && first + kPerSegment <= valid_cols) {
+      store_16_bytes(line + first, staged_16_bytes<Out>(staging, r, uint32_t(first)));
+      continue;
     }
+    const int32_t end = first + kPerSegment < valid_cols ? first + kPerSegment : valid_cols;
+    for (int32_t c = first > 0 ? first : 0; c < end; ++c)
+      memcpy(line + c, staging + swizzled_offset(r, uint32_t(c) * sizeof(Out)), sizeof(Out));
   }
 }
 

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+// src/kernels/common/epilogue.cuh: the threads' store of a staged chunk
+// (store_chunk_bounded) into D whose rows start at any element alignment,
+// against a direct element-by-element copy: every element inside rows x cols
+// lands where it belongs, nothing outside (the rows' padding, the rows and
+// columns past the bounds) is touched. (swizzled_offset: test_smem_desc.)
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "kernels/common/epilogue.cuh"
+#include "support/cmocka_cxx.h"
+
+namespace {
+
+constexpr int kChunkRows = 64;
+constexpr uint32_t kThreads = 128;
+
+// An element's bits from its place in the whole of D: never 0 and never the
+// sentinel, distinct for every (row, col) of a chunk.
+template <class Bits>
+Bits pattern(int64_t row, int64_t col) {
+  return Bits(1 + ((row * 131 + col * 7) % ((uint64_t{1} << (8 * sizeof(Bits) - 1)) - 3)));
+}
+
+template <class Out, class Bits>
+void check_store(int64_t ld, int32_t base_offset, int32_t row0, int32_t col0, int32_t rows,
+                 int32_t cols) {
+  constexpr int kChunkCols = 128 / int(sizeof(Out));
+  constexpr Bits kSentinel = Bits(~Bits{0});
+  // The staging chunk holds D's values of rows [row0, row0 + 64) and columns
+  // [col0, col0 + kChunkCols), 128B-swizzled.
+  alignas(1024) static uint8_t staging[kChunkRows * 128];
+  for (uint32_t r = 0; r < kChunkRows; ++r)
+    for (uint32_t c = 0; c < uint32_t(kChunkCols); ++c) {
+      const Bits v = pattern<Bits>(row0 + r, col0 + c);
+      memcpy(staging + bwgemm::epilogue::swizzled_offset(r, c * sizeof(Out)), &v, sizeof v);
+    }
+  const int64_t elements = base_offset + (row0 + kChunkRows + 1) * ld;
+  std::vector<Bits> memory(size_t(elements + 16), kSentinel);
+  // 16-byte aligned storage, D's base base_offset elements into it.
+  Bits* aligned = memory.data();
+  while (reinterpret_cast<uintptr_t>(aligned) % 16 != 0) ++aligned;
+  Out* d = reinterpret_cast<Out*>(aligned + base_offset);
+  for (uint32_t t = 0; t < kThreads; ++t)
+    bwgemm::epilogue::store_chunk_bounded<Out, kChunkCols>(staging, kChunkRows, d, ld, row0, col0,
+                                                           rows, cols, t, kThreads);
+  for (int64_t i = 0; i < (row0 + kChunkRows + 1) * ld; ++i) {
+    const int64_t row = i / ld, col = i % ld;
+    const bool inside = row >= row0 && row < row0 + kChunkRows && row < rows && col >= col0 &&
+                        col < col0 + kChunkCols && col < cols;
+    Bits got;
+    memcpy(&got, reinterpret_cast<const uint8_t*>(d) + i * sizeof(Out), sizeof got);
+    const Bits want = inside ? pattern<Bits>(row, col) : kSentinel;
+    if (got != want)
+      fail_msg(
+          "ld %lld base+%d chunk (%d, %d) bounds %dx%d: element (%lld, %lld) is %llx, want %llx",
+          (long long)ld, base_offset, row0, col0, rows, cols, (long long)row, (long long)col,
+          (unsigned long long)got, (unsigned long long)want);
+  }
+  // Nothing before D's base either.
+  for (int32_t i = 0; i < base_offset; ++i) assert_int_equal(aligned[i], kSentinel);
+}
+
+void half_rows_at_every_alignment(void**) {
+  for (int32_t base = 0; base < 8; ++base)
+    for (int64_t ld : {64 + 0, 64 + 1, 64 + 3, 64 + 8, 50257 % 1024 + 64})
+      for (int32_t cols : {64, 63, 57, 9, 1}) {
+        check_store<__half, uint16_t>(ld, base, 0, 0, 1 << 20, cols);   // all rows inside
+        check_store<__half, uint16_t>(ld, base, 64, 0, 64 + 37, cols);  // rows cut at 37
+      }
+}
+
+void half_chunks_inside_wider_rows(void**) {
+  // A chunk at column 64 of a 200-column D (ld >= 200), cut by cols or not.
+  for (int32_t base = 0; base < 8; ++base)
+    for (int64_t ld : {200, 201, 205, 207})
+      for (int32_t cols : {200, 128, 100, 65})
+        check_store<__half, uint16_t>(ld, base, 0, 64, 64, cols);
+}
+
+void float_rows_at_every_alignment(void**) {
+  for (int32_t base = 0; base < 4; ++base)
+    for (int64_t ld : {32, 33, 34, 35, 37})
+      for (int32_t cols : {32, 31, 5, 1}) {
+        check_store<float, uint32_t>(ld, base, 0, 0, 1 << 20, cols);
+        check_store<float, uint32_t>(ld, base, 64, 0, 64 + 3, cols);
+      }
+}
+
+}  // namespace
+
+int main() {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(half_rows_at_every_alignment),
+      cmocka_unit_test(half_chunks_inside_wider_rows),
+      cmocka_unit_test(float_rows_at_every_alignment),
+  };
+  return cmocka_run_group_tests(tests, nullptr, nullptr);
+}
