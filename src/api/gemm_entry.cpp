@@ -34,7 +34,8 @@ bwgemmReason_t prepare(const RawCall& call, Prepared* out) {
   if (real == nullptr) return BWGEMM_REASON_HANDLE_QUERY_FAILED;
   // A handle bwgemm did not see created may be another cuBLAS copy's object,
   // which the real cuBLAS's getters would misread: never read it.
-  if (!is_known_handle(call.handle)) return BWGEMM_REASON_UNKNOWN_HANDLE;
+  const int handle_device_index = handle_device(call.handle);
+  if (handle_device_index == kUnknownHandle) return BWGEMM_REASON_UNKNOWN_HANDLE;
   cublasPointerMode_t mode;
   cudaStream_t stream;
   if (real->get_pointer_mode(call.handle, &mode) != CUBLAS_STATUS_SUCCESS ||
@@ -49,8 +50,10 @@ bwgemmReason_t prepare(const RawCall& call, Prepared* out) {
   reason = check_layout(out->problem);
   if (reason != BWGEMM_REASON_KERNEL_SELECTED) return reason;
   if (!current_device_caps(&out->caps)) return BWGEMM_REASON_DEVICE_QUERY_FAILED;
-  // A handle used with another device current is cuBLAS's to refuse.
-  if (stream_device(stream, out->caps.device) != out->caps.device)
+  // A handle used with another device current, or whose stream belongs to
+  // another device, is cuBLAS's to refuse.
+  if (handle_device_index != out->caps.device ||
+      stream_device(stream, out->caps.device) != out->caps.device)
     return BWGEMM_REASON_HANDLE_QUERY_FAILED;
   out->plan = plan_gemm(out->problem, out->caps, policy.mode, registered_kernel_families(),
                         disabled_paths());

@@ -14,7 +14,7 @@
 // reached without bwgemm (the loader's soname rule, see README).
 //
 // Lock-free (atomic slots), so thread-safe and fork-safe; a lookup reads one
-// cache line.
+// group: a cache line of addresses and one of devices.
 #pragma once
 
 #include <cublas_api.h>
@@ -29,13 +29,17 @@ cublasStatus_t create_handle(cublasHandle_t* handle);
 // once destroyed, its address may be handed out again at once).
 cublasStatus_t destroy_handle(cublasHandle_t handle);
 
-// Whether `handle` was created through create_handle and not destroyed since.
-bool is_known_handle(cublasHandle_t handle);
+// The device current when `handle` was created through create_handle (cuBLAS
+// binds a handle to it), or kUnknownHandle if it was not, or was destroyed
+// since. A call made with another device current is cuBLAS's to refuse.
+constexpr int kUnknownHandle = -1;
+int handle_device(cublasHandle_t handle);
 
-// The table itself. remember_handle returns false when the handle's slot group
-// is full (handle_registry::kSlotsPerGroup handles that hash alike): the handle
-// then stays unknown (forwarded, never misread) and a warning says so once.
-bool remember_handle(cublasHandle_t handle);
+// The table itself. remember_handle records (or re-records) the handle's
+// device; it returns false when the handle's slot group is full
+// (handle_registry::kSlotsPerGroup handles that hash alike): the handle then
+// stays unknown (forwarded, never misread) and a warning says so once.
+bool remember_handle(cublasHandle_t handle, int device);
 void forget_handle(cublasHandle_t handle);
 
 namespace handle_registry {

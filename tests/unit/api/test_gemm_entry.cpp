@@ -677,20 +677,32 @@ void sm_count_target_of_the_handle_reaches_the_kernel(void**) {
   assert_int_equal(fake::record(0).last_problem.sm_count_target, 0);
 }
 
+// (candidate_call makes its handle on the current device.)
 void device_attributes_are_read_on_the_first_call_only(void**) {
-  const GemmCall c = test::candidate_call(Api::Cublas, Entry::GemmEx);
+  const auto call = [] { return test::candidate_call(Api::Cublas, Entry::GemmEx); };
   assert_int_equal(mock_cuda::attribute_query_count(), 0);
-  assert_launched(c);
+  assert_launched(call());
   const int first = mock_cuda::attribute_query_count();
   assert_true(first > 0);
-  for (int i = 0; i < 5; ++i) assert_launched(c);
+  for (int i = 0; i < 5; ++i) assert_launched(call());
   assert_int_equal(mock_cuda::attribute_query_count(), first);
   mock_cuda::set_current_device(1);
-  assert_launched(c);
+  assert_launched(call());
   assert_int_equal(mock_cuda::attribute_query_count(), 2 * first);
   mock_cuda::set_current_device(0);
-  assert_launched(c);
+  assert_launched(call());
   assert_int_equal(mock_cuda::attribute_query_count(), 2 * first);
+}
+
+// A handle made on device 0 on the default stream, called with device 1
+// current: the stream says nothing (it is the current device's), the handle's
+// device does; cuBLAS answers. Back on device 0 the kernel runs.
+void default_stream_handle_on_another_device_is_forwarded(void**) {
+  const GemmCall made_on_0 = test::candidate_call(Api::Cublas, Entry::GemmEx);
+  mock_cuda::set_current_device(1);
+  assert_forwarded_with_the_handle_stream(made_on_0);
+  mock_cuda::set_current_device(0);
+  assert_launched(made_on_0);
 }
 
 }  // namespace
@@ -756,6 +768,7 @@ int main() {
       TEST(sm_count_target_of_the_handle_reaches_the_kernel),
       TEST(handle_stream_on_another_device_is_forwarded),
       TEST(handle_stream_of_unknown_device_is_forwarded),
+      TEST(default_stream_handle_on_another_device_is_forwarded),
       TEST(captured_call_does_not_query_the_stream_device),
       TEST(the_stream_device_is_queried_once_per_stream),
   };

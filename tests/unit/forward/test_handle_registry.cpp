@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // src/forward/handle_registry.cpp, the table of handles bwgemm saw created: a
-// handle is known from remember_handle until forget_handle, never otherwise
-// (NULL, a full slot group), also while many threads remember and forget at
-// once. The table has no lock, so a fork cannot leave one held.
+// handle is known, with the device it was made on, from remember_handle until
+// forget_handle, never otherwise (NULL, a full slot group), also while many
+// threads remember and forget at once. The table has no lock, so a fork cannot
+// leave one held.
 #include <pthread.h>
 
 #include <atomic>
@@ -15,11 +16,14 @@
 #include "support/test_env.h"
 
 using bwgemm::forget_handle;
-using bwgemm::is_known_handle;
-using bwgemm::remember_handle;
+using bwgemm::handle_device;
+using bwgemm::kUnknownHandle;
 namespace registry = bwgemm::handle_registry;
 
 namespace {
+
+bool is_known_handle(cublasHandle_t h) { return handle_device(h) != kUnknownHandle; }
+bool remember_handle(cublasHandle_t h) { return bwgemm::remember_handle(h, 0); }
 
 // Addresses shaped like heap handles (16-byte aligned), distinct per `i`.
 cublasHandle_t fake_handle(uintptr_t i) {
@@ -37,6 +41,21 @@ void remembered_until_forgotten(void**) {
   assert_false(is_known_handle(a));
   forget_handle(b);  // never remembered: nothing happens
   assert_false(is_known_handle(b));
+}
+
+// The device is the one given when the handle was (last) remembered: an
+// address cuBLAS hands out again on another device takes the new one.
+void the_handle_keeps_its_device(void**) {
+  const cublasHandle_t a = fake_handle(3), b = fake_handle(4);
+  assert_true(bwgemm::remember_handle(a, 1));
+  assert_true(bwgemm::remember_handle(b, 0));
+  assert_int_equal(handle_device(a), 1);
+  assert_int_equal(handle_device(b), 0);
+  assert_true(bwgemm::remember_handle(a, 2));
+  assert_int_equal(handle_device(a), 2);
+  forget_handle(a);
+  forget_handle(b);
+  assert_int_equal(handle_device(a), kUnknownHandle);
 }
 
 void null_is_never_known(void**) {
@@ -81,7 +100,8 @@ void* churn(void* arg) {
   pthread_barrier_wait(&g_start);
   for (int round = 0; round < kRounds; ++round) {
     const cublasHandle_t h = fake_handle(base + round % kHandlesPerThread);
-    if (!remember_handle(h) || !is_known_handle(h)) ++g_errors;
+    const int device = static_cast<int>(base / kHandlesPerThread);
+    if (!bwgemm::remember_handle(h, device) || handle_device(h) != device) ++g_errors;
     if (!is_known_handle(kResident)) ++g_errors;
     forget_handle(h);
     if (is_known_handle(h)) ++g_errors;
@@ -108,6 +128,7 @@ int main() {
   test::clear_bwgemm_environment();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(remembered_until_forgotten),
+      cmocka_unit_test(the_handle_keeps_its_device),
       cmocka_unit_test(null_is_never_known),
       cmocka_unit_test(a_full_group_leaves_the_handle_unknown),
       cmocka_unit_test(threads_remember_and_forget_at_once),

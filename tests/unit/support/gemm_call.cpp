@@ -78,7 +78,10 @@ GemmCall candidate_call(Api api, Entry entry) {
   c.api = api;
   c.entry = entry;
   c.handle = fake_pointer<cublasContext>(0x7000);
-  bwgemm::remember_handle(c.handle);  // as if made through bwgemm's cublasCreate_v2
+  // As if made through bwgemm's cublasCreate_v2 on the current device.
+  int device = 0;
+  cudaGetDevice(&device);
+  bwgemm::remember_handle(c.handle, device);
   c.transa = CUBLAS_OP_N;
   c.transb = CUBLAS_OP_N;
   c.m = 64;
