@@ -97,6 +97,31 @@ Suite small_suite() {
   return s;
 }
 
+// Decode: a batch of n tokens (n = 1 .. 128) through one weight, the weight
+// the bulk of the bytes, so time is weight bytes over bandwidth; shapes as in
+// the llm suite (m = out features, k = in features; TN: PyTorch's [out, in]
+// weight, NN: JAX's [in, out]). Rotated past the L2 like every suite, so the
+// weight comes from HBM, as it does when a model runs its layers in turn.
+constexpr int64_t kDecodeWeights[][2] = {{4096, 4096}, {14336, 4096}, {4096, 14336}, {8192, 8192}};
+constexpr int64_t kDecodeTokens[] = {1, 8, 16, 32, 64, 128};
+
+Suite decode_suite() {
+  Suite s = named("decode",
+                  "decode: n = 1 .. 128 tokens through 4096^2, 14336x4096, 4096x14336 "
+                  "and 8192^2 weights, bf16 and fp16, TN and NN; also eager and graph "
+                  "rates");
+  s.rates = true;
+  for (const auto& w : kDecodeWeights) {
+    const std::string weight = std::to_string(w[0]) + "x" + std::to_string(w[1]) + " weight";
+    for (DType t : {DType::kBF16, DType::kF16})
+      for (OpPair ops : {OpPair{T, N}, OpPair{N, N}})
+        for (int64_t n : kDecodeTokens)
+          s.shapes.push_back(
+              make(w[0], n, w[1], ops, t, weight + ", " + std::to_string(n) + " tokens"));
+  }
+  return s;
+}
+
 // Sizes off every tile multiple. In TN, lda = ldb = k and ldc = m at their
 // minimum, so an odd k or m gives unaligned leading dimensions (which bwgemm's
 // kernels may forward to cuBLAS); each shape is also run with the leading
@@ -134,8 +159,9 @@ Suite odd_suite() {
 //   weight gradient  NT m = 768, n = V,    k = 8192  (ldb = V)
 //   input gradient   NN m = 768, n = 8192, k = V     (ldb = V)
 Suite gpt2_suite() {
-  Suite s = named("gpt2", "GPT-2's lm_head GEMMs (8x1024 tokens, hidden 768), vocabulary 50257 "
-                          "and 50304, bf16, minimal leading dimensions");
+  Suite s = named("gpt2",
+                  "GPT-2's lm_head GEMMs (8x1024 tokens, hidden 768), vocabulary 50257 "
+                  "and 50304, bf16, minimal leading dimensions");
   for (int64_t vocab : {50257, 50304}) {
     const std::string v = std::to_string(vocab);
     s.shapes.push_back(make(vocab, 8192, 768, {T, N}, DType::kBF16, "logits, vocabulary " + v));
@@ -148,8 +174,9 @@ Suite gpt2_suite() {
 }
 
 Suite host_suite() {
-  Suite s = named(
-      "host", "host time per call: cuBLAS direct, bwgemm forwarding, bwgemm kernel (tiny GEMMs)");
+  Suite s = named("host",
+                  "host time per call: cuBLAS direct, bwgemm forwarding, bwgemm's kernel path and "
+                  "a bare launch of the kernel it runs (tiny GEMMs)");
   s.kind = SuiteKind::kHostCost;
   for (int64_t c : {64, 256}) s.shapes.push_back(make(c, c, c, {T, N}, DType::kF16));
   return s;
@@ -189,9 +216,9 @@ Layout layout_of(const Shape& s) {
 }
 
 const std::vector<Suite>& builtin_suites() {
-  static const std::vector<Suite> suites = {seed_suite(),  llm_suite(),  k_sweep_suite(),
-                                            small_suite(), odd_suite(),  gpt2_suite(),
-                                            host_suite()};
+  static const std::vector<Suite> suites = {seed_suite(),  llm_suite(),    k_sweep_suite(),
+                                            small_suite(), decode_suite(), odd_suite(),
+                                            gpt2_suite(),  host_suite()};
   return suites;
 }
 

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# bwgemm-bench links bwgemm's internal launch objects for its bare launch; if
+# it also defined an exported name (bwgemmGemmEx, cublasGemmEx, ...), its calls
+# would bind to that copy instead of libbwgemm and the bench would time the
+# wrong library. Fails when the executable defines any such name, or when it
+# does not take bwgemmGemmEx from a shared library.
+#   usage: check_symbols.sh BWGEMM_BENCH
+set -euo pipefail
+bench=$1
+defined=$(nm --defined-only "$bench" | awk '{print $NF}' | grep -E '^(cublas|bwgemm)[A-Z]' || true)
+if [ -n "$defined" ]; then
+  echo "check_symbols: FAIL: $bench defines names libbwgemm exports:" >&2
+  echo "$defined" >&2
+  exit 1
+fi
+if ! nm --undefined-only "$bench" | grep -qE ' U bwgemmGemmEx(@|$)'; then
+  echo "check_symbols: FAIL: $bench does not take bwgemmGemmEx from a shared library" >&2
+  exit 1
+fi
+echo "check_symbols: $bench defines no exported name of libbwgemm and takes bwgemmGemmEx from it"
