@@ -86,11 +86,14 @@ Suite small_suite() {
   s.rates = true;
   const OpPair tn{T, N};
   const DType h = DType::kF16;
-  for (int64_t c : {512, 1024, 2048}) s.shapes.push_back(make(c, c, c, tn, h));
+  for (int64_t c : {256, 512, 1024, 2048}) s.shapes.push_back(make(c, c, c, tn, h));
   s.shapes.push_back(make(14336, 128, 4096, tn, h, "MLP up/gate projection, 128 tokens"));
   s.shapes.push_back(make(4096, 128, 14336, tn, h, "MLP down projection, 128 tokens"));
+  s.shapes.push_back(make(14336, 16, 4096, tn, h, "MLP up/gate projection, 16 tokens (decode)"));
+  s.shapes.push_back(make(4096, 16, 14336, tn, h, "MLP down projection, 16 tokens (decode)"));
   s.shapes.push_back(make(4096, 64, 4096, tn, h, "4096x4096 weight, 64 tokens"));
   s.shapes.push_back(make(4096, 16, 4096, tn, h, "4096x4096 weight, 16 tokens (decode)"));
+  s.shapes.push_back(make(4096, 8, 4096, tn, h, "4096x4096 weight, 8 tokens (decode)"));
   s.shapes.push_back(make(128, 4096, 4096, tn, h, "m = 128 tokens (token-major output)"));
   s.shapes.push_back(make(256, 8192, 8192, tn, h, "m = 256, large n and k"));
   s.shapes.push_back(make(8192, 256, 8192, tn, h, "n = 256, large m and k"));
@@ -117,7 +120,8 @@ Suite decode_suite() {
       for (OpPair ops : {OpPair{T, N}, OpPair{N, N}})
         for (int64_t n : kDecodeTokens)
           s.shapes.push_back(
-              make(w[0], n, w[1], ops, t, weight + ", " + std::to_string(n) + " tokens"));
+              make(w[0], n, w[1], ops, t,
+                   weight + ", " + std::to_string(n) + (n == 1 ? " token" : " tokens")));
   }
   return s;
 }
