@@ -40,6 +40,9 @@ double tbps(const ShapeResult& r, double us) { return terabytes_per_second(r.byt
 // Throughput of `path` over cuBLAS's: > 1 means faster than cuBLAS.
 double ratio(double cublas_us, double path_us) { return cublas_us / path_us; }
 
+// A difference of times: "+0.42", or "-" where there is none.
+std::string signed_us(double v) { return std::isnan(v) ? "-" : format("%+.2f", v); }
+
 std::string ratio_text(double r) { return std::isnan(r) ? "-" : format("%.2fx", r); }
 
 std::string join(const std::vector<std::string>& parts, const char* separator = "|") {
@@ -75,7 +78,7 @@ const char* kThroughputFmt =
     "%-8s %-17s %-4s %-2s %-5s %5s %4s %8s %8s %8s %6s %6s %8s %8s %8s %6s %5s %-8s %-34s %s\n";
 const char* kRatesFmt =
     "         ^ %-6s us/call %8s %8s %8s  %6s %6s  TB/s %s / %s / %s  d/copy %s\n";
-const char* kHostFmt = "%-8s %-17s %-2s %-5s %-8s %8s %8s %8s %-32s %-8s %s\n";
+const char* kHostFmt = "%-8s %-17s %-2s %-5s %-8s %8s %9s %8s %-38s %-8s %s\n";
 
 }  // namespace
 
@@ -166,8 +169,8 @@ void Report::begin_suite(const Suite& suite) {
         "<= %.2f us to cuBLAS, the kernel path costs <= %.2f us and <= %.2f us over the bare "
         "launch\n",
         kHostBatches, kHostCalls, kHostChunk, kForwardTargetUs, kKernelTargetUs, kKernelOverBareUs);
-    std::printf(kHostFmt, "suite", "shape", "op", "dtype", "path", "us/call", "-cublas", "-bare",
-                "targets", "check", "ran");
+    std::printf(kHostFmt, "suite", "shape", "op", "dtype", "path", "us/call", "vs cublas",
+                "vs bare", "targets", "check", "ran");
   } else {
     std::printf("TFLOP/s and effective TB/s per path%s\n",
                 suite.rates ? "; below each shape: us per call on the device (events, one "
@@ -279,8 +282,8 @@ void Report::print_host_rows(const Suite& suite, const ShapeResult& r) {
     const bool base = p.path == Path::kCublas;
     std::printf(kHostFmt, suite.name.c_str(), dims_name(s).c_str(), op_name(s).c_str(),
                 dtype_name(s.dtype), path_name(p.path), fixed(us, 2).c_str(),
-                base ? "" : fixed(us - cublas, 2).c_str(),
-                p.path == Path::kBareLaunch ? "" : fixed(us - bare, 2).c_str(),
+                base ? "" : signed_us(us - cublas).c_str(),
+                p.path == Path::kBareLaunch ? "" : signed_us(us - bare).c_str(),
                 host_targets(p, us - cublas, us - bare).c_str(),
                 base ? ""
                      : (p.mismatch              ? "MISMATCH"

@@ -14,7 +14,10 @@ if [ -n "$defined" ]; then
   echo "$defined" >&2
   exit 1
 fi
-if ! nm --undefined-only "$bench" | grep -qE ' U bwgemmGemmEx(@|$)'; then
+# (nm's whole output first: grep -q would stop reading it, and pipefail would
+# turn nm's SIGPIPE into a failure.)
+undefined=$(nm --undefined-only "$bench")
+if ! grep -qE ' U bwgemmGemmEx(@|$)' <<<"$undefined"; then
   echo "check_symbols: FAIL: $bench does not take bwgemmGemmEx from a shared library" >&2
   exit 1
 fi
