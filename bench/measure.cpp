@@ -27,13 +27,10 @@ constexpr int kRateBatches = 5;
 // cuBLAS's own default on Hopper and Blackwell; set explicitly so that no call
 // allocates one lazily, which stream capture would refuse.
 constexpr size_t kWorkspaceBytes = size_t{32} << 20;
-constexpr size_t kAlignment = 256;
 constexpr int kCopyWarmups = 3;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr Stats kNotMeasured = {kNaN, kNaN, kNaN, 0};
-
-size_t align_up(size_t v) { return (v + kAlignment - 1) / kAlignment * kAlignment; }
 
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
@@ -92,12 +89,12 @@ class Bench::Operands {
  public:
   Operands(const Shape& s, const Layout& l, size_t l2_bytes, bool rotate, cudaStream_t stream)
       : stream_(stream) {
-    const auto batch = static_cast<size_t>(s.batch);
-    a_bytes_ = align_up(static_cast<size_t>(l.a_elems) * batch * kElementBytes);
-    b_bytes_ = align_up(static_cast<size_t>(l.b_elems) * batch * kElementBytes);
-    c_elems_ = static_cast<size_t>(l.c_elems) * batch;
-    c_bytes_ = align_up(c_elems_ * kElementBytes);
-    set_bytes_ = a_bytes_ + b_bytes_ + c_bytes_;
+    const SetBytes bytes = set_bytes(s, l);
+    a_bytes_ = bytes.a;
+    b_bytes_ = bytes.b;
+    c_bytes_ = bytes.c;
+    c_elems_ = static_cast<size_t>(l.c_elems) * static_cast<size_t>(s.batch);
+    set_bytes_ = bytes.total();
     sets_ = rotate ? operand_sets(set_bytes_, l2_bytes) : 1;
     const size_t total = set_bytes_ * static_cast<size_t>(sets_) + c_bytes_;
     void* slab = nullptr;

@@ -3,6 +3,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdarg>
 #include <limits>
@@ -148,7 +149,11 @@ void print_suite_list() {
 
 Report::Report(const std::string& csv_path, const GpuInfo& gpu, const Options& options,
                unsigned max_clock_mhz, double copy_tbps)
-    : gpu_name_(gpu.name), options_(options), max_clock_mhz_(max_clock_mhz), copy_tbps_(copy_tbps) {
+    : gpu_name_(gpu.name),
+      l2_bytes_(gpu.l2_bytes),
+      options_(options),
+      max_clock_mhz_(max_clock_mhz),
+      copy_tbps_(copy_tbps) {
   csv_ = std::fopen(csv_path.c_str(), "w");
   if (csv_ == nullptr) {
     std::fprintf(stderr, "bwgemm-bench: cannot write %s\n", csv_path.c_str());
@@ -172,6 +177,14 @@ void Report::begin_suite(const Suite& suite) {
     std::printf(kHostFmt, "suite", "shape", "op", "dtype", "path", "us/call", "vs cublas",
                 "vs bare", "targets", "check", "ran");
   } else {
+    int fewest = kMaxSets, most = 1;
+    for (const Shape& shape : suite.shapes) {
+      const int sets = operand_sets(set_bytes(shape, layout_of(shape)).total(), l2_bytes_);
+      fewest = std::min(fewest, sets);
+      most = std::max(most, sets);
+    }
+    std::printf("operand sets rotated through: %d to %d per shape (%zux the %.1f MB L2)\n", fewest,
+                most, kFootprintPerL2, static_cast<double>(l2_bytes_) / 1e6);
     std::printf("TFLOP/s and effective TB/s per path%s\n",
                 suite.rates ? "; below each shape: us per call on the device (events, one "
                               "call), eager (back-to-back calls on one stream, host included) "

@@ -45,6 +45,7 @@ class Report {
 
   std::FILE* csv_ = nullptr;
   std::string gpu_name_;
+  size_t l2_bytes_;
   Options options_;
   unsigned max_clock_mhz_ = 0;
   double copy_tbps_;

@@ -13,6 +13,15 @@ double bytes_moved(const Shape& s, bool reads_c) {
   return elements * static_cast<double>(s.batch) * static_cast<double>(kElementBytes);
 }
 
+SetBytes set_bytes(const Shape& s, const Layout& l) {
+  constexpr size_t kAlignment = 256;
+  const auto bytes = [&](int64_t elements) {
+    const size_t v = static_cast<size_t>(elements) * static_cast<size_t>(s.batch) * kElementBytes;
+    return (v + kAlignment - 1) / kAlignment * kAlignment;
+  };
+  return {bytes(l.a_elems), bytes(l.b_elems), bytes(l.c_elems)};
+}
+
 double terabytes_per_second(double bytes, double us) {
   if (!(us > 0)) return std::numeric_limits<double>::quiet_NaN();
   return bytes / us * 1e-6;

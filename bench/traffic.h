@@ -25,6 +25,14 @@ double terabytes_per_second(double bytes, double us);
 // moves 2 x bytes in its time.
 double copy_terabytes_per_second(size_t bytes, double us);
 
+// One operand set's storage: A, B and C over every batch, padding rows
+// included, each rounded up to 256 bytes (where the next one starts).
+struct SetBytes {
+  size_t a, b, c;
+  size_t total() const { return a + b + c; }
+};
+SetBytes set_bytes(const Shape& s, const Layout& l);
+
 // Rotating through operand sets that add up to kFootprintPerL2 times the L2
 // means each set has been evicted by the time it comes round again; tiny
 // shapes stop at kMaxSets.

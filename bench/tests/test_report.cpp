@@ -79,6 +79,7 @@ int main(int argc, char** argv) {
   {
     bench::GpuInfo gpu;
     gpu.name = "Test, GPU";  // quoted in the CSV
+    gpu.l2_bytes = size_t{50} << 20;
     bench::Report report(argv[1], gpu, bench::Options{}, 1980, copy_tbps);
 
     bench::ShapeResult t;

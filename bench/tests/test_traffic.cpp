@@ -73,6 +73,21 @@ void operand_sets_exceed_three_l2() {
   }
 }
 
+void set_bytes_cover_the_padded_operands() {
+  // 4095 x 4097 x 4096 TN padded: lda = ldb = 4096, ldc = 4096; 2 batches.
+  bench::Shape s = shape(4095, 4097, 4096, 2);
+  s.ld = bench::LdMode::kPad8;
+  const bench::SetBytes b = bench::set_bytes(s, bench::layout_of(s));
+  CHECK(b.a == 2u * 4096 * 4095 * 2);  // lda x m (A^T), 2 batches, 2 bytes
+  CHECK(b.b == 2u * 4096 * 4097 * 2);
+  CHECK(b.c == 2u * 4096 * 4097 * 2);
+  CHECK(b.total() == b.a + b.b + b.c);
+  // Rounded up to 256 bytes: 3 x 5 elements of 2 bytes.
+  const bench::Shape tiny = shape(3, 7, 5);
+  const bench::SetBytes t = bench::set_bytes(tiny, bench::layout_of(tiny));
+  CHECK(t.a == 256 && t.b == 256 && t.c == 256);
+}
+
 void decode_suite_is_the_issue_grid() {
   const bench::Suite* decode = nullptr;
   for (const bench::Suite& s : bench::builtin_suites())
@@ -103,6 +118,7 @@ int main() {
   bytes_moved_counts_a_b_c_and_d();
   bandwidths_in_terabytes_per_second();
   operand_sets_exceed_three_l2();
+  set_bytes_cover_the_padded_operands();
   decode_suite_is_the_issue_grid();
   if (g_failures != 0) {
     std::fprintf(stderr, "test_traffic: %d check(s) failed\n", g_failures);
