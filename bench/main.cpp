@@ -143,10 +143,11 @@ int run(const CommandLine& cl) {
   // forwarder finds this same copy.
   const RealCublas cublas = load_real_cublas();
   const SmClock clock(gpu.pci_bus_id);
-  print_run_header(gpu, cublas, clock, cl.options);
-
-  Report report(cl.csv, gpu, cl.options, clock.max());
   Bench bench(cublas, gpu, clock, cl.options);
+  const CopyBandwidth copy = bench.measure_copy_bandwidth();
+  print_run_header(gpu, cublas, clock, cl.options, copy);
+
+  Report report(cl.csv, gpu, cl.options, clock.max(), copy.tbps);
   for (const Suite& suite : cl.suites) {
     report.begin_suite(suite);
     for (const Shape& shape : suite.shapes)

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "device_ops.h"
+#include "traffic.h"
 
 namespace bench {
 namespace {
@@ -26,16 +27,10 @@ constexpr int kRateBatches = 5;
 // cuBLAS's own default on Hopper and Blackwell; set explicitly so that no call
 // allocates one lazily, which stream capture would refuse.
 constexpr size_t kWorkspaceBytes = size_t{32} << 20;
-constexpr size_t kAlignment = 256;
-// Rotating through operand sets with 3x the L2 in all means each set has been
-// evicted by the time it comes round again. Tiny shapes stop at the cap.
-constexpr size_t kFootprintPerL2 = 3;
-constexpr int kMaxSets = 512;
+constexpr int kCopyWarmups = 3;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr Stats kNotMeasured = {kNaN, kNaN, kNaN, 0};
-
-size_t align_up(size_t v) { return (v + kAlignment - 1) / kAlignment * kAlignment; }
 
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
@@ -83,6 +78,7 @@ const char* path_name(Path path) {
     case Path::kDispatch: return "dispatch";
     case Path::kKernel: return "kernel";
     case Path::kForward: return "forward";
+    case Path::kBareLaunch: return "bare";
   }
   return "?";
 }
@@ -93,14 +89,13 @@ class Bench::Operands {
  public:
   Operands(const Shape& s, const Layout& l, size_t l2_bytes, bool rotate, cudaStream_t stream)
       : stream_(stream) {
-    const auto batch = static_cast<size_t>(s.batch);
-    a_bytes_ = align_up(static_cast<size_t>(l.a_elems) * batch * kElementBytes);
-    b_bytes_ = align_up(static_cast<size_t>(l.b_elems) * batch * kElementBytes);
-    c_elems_ = static_cast<size_t>(l.c_elems) * batch;
-    c_bytes_ = align_up(c_elems_ * kElementBytes);
-    set_bytes_ = a_bytes_ + b_bytes_ + c_bytes_;
-    const size_t wanted = (kFootprintPerL2 * l2_bytes + set_bytes_ - 1) / set_bytes_;
-    sets_ = rotate ? static_cast<int>(std::clamp<size_t>(wanted, 1, kMaxSets)) : 1;
+    const SetBytes bytes = set_bytes(s, l);
+    a_bytes_ = bytes.a;
+    b_bytes_ = bytes.b;
+    c_bytes_ = bytes.c;
+    c_elems_ = static_cast<size_t>(l.c_elems) * static_cast<size_t>(s.batch);
+    set_bytes_ = bytes.total();
+    sets_ = rotate ? operand_sets(set_bytes_, l2_bytes) : 1;
     const size_t total = set_bytes_ * static_cast<size_t>(sets_) + c_bytes_;
     void* slab = nullptr;
     BENCH_CUDA(cudaMalloc(&slab, total));
@@ -152,7 +147,8 @@ Bench::~Bench() {
 
 void Bench::select(Path path) const {
   switch (path) {
-    case Path::kCublas: return;
+    case Path::kCublas:
+    case Path::kBareLaunch: return;
     case Path::kDispatch: BENCH_CUBLAS(bwgemmSetThreadPolicy(BWGEMM_POLICY_AUTO)); return;
     case Path::kKernel: BENCH_CUBLAS(bwgemmSetThreadPolicy(BWGEMM_POLICY_FORCE_KERNEL)); return;
     case Path::kForward: BENCH_CUBLAS(bwgemmSetThreadPolicy(BWGEMM_POLICY_FORCE_CUBLAS)); return;
@@ -160,8 +156,13 @@ void Bench::select(Path path) const {
 }
 
 // One GEMM on the given path under the thread policy select() set; nothing else,
-// so that host timings measure the call alone.
+// so that host timings measure the call alone. The bare launch was prepared on
+// set 0, the host suite's only set.
 void Bench::gemm(Path path, const Shape& s, const Layout& l, const Operands& ops, int set) const {
+  if (path == Path::kBareLaunch) {
+    bare_->enqueue();
+    return;
+  }
   static const float kOne = 1.0f, kZero = 0.0f;
   const float* alpha = &kOne;
   const float* beta = options_.beta_one ? &kOne : &kZero;
@@ -185,7 +186,7 @@ void Bench::gemm(Path path, const Shape& s, const Layout& l, const Operands& ops
 }
 
 void Bench::note_dispatch(PathResult* r) const {
-  if (r->path == Path::kCublas) return;
+  if (r->path == Path::kCublas || r->path == Path::kBareLaunch) return;
   bwgemmDispatchInfo_t info{};
   info.size = sizeof info;
   BENCH_CUBLAS(bwgemmGetLastDispatch(&info));
@@ -214,6 +215,7 @@ void Bench::warm_up(ShapeResult* r, const Operands& ops) {
   for (int round = 0;
        round < kWarmupRounds || (!options_.burst && seconds_since(t0) < kWarmupSeconds); ++round) {
     for (PathResult& p : r->paths) {
+      if (!can_time(p.path)) continue;
       select(p.path);
       gemm(p.path, r->shape, r->layout, ops, next_set_);
       next_set_ = (next_set_ + 1) % ops.sets();
@@ -323,6 +325,7 @@ double Bench::host_time_per_call(Path path, const ShapeResult& r, const Operands
 void Bench::check(ShapeResult* r, const Operands& ops) {
   const size_t n = ops.c_elems();
   for (PathResult& p : r->paths) {
+    if (!can_time(p.path)) continue;
     fill_gaussian(ops.c(0), n, r->shape.dtype, kCheckSeed, stream_);
     select(p.path);
     gemm(p.path, r->shape, r->layout, ops, 0);
@@ -338,12 +341,59 @@ void Bench::check(ShapeResult* r, const Operands& ops) {
   }
 }
 
+bool Bench::can_time(Path path) const {
+  return path != Path::kBareLaunch || (bare_ != nullptr && bare_->ready());
+}
+
+CopyBandwidth Bench::measure_copy_bandwidth() {
+  CopyBandwidth c{kCopyBytes, kNotMeasured, kNaN, ""};
+  void *src = nullptr, *dst = nullptr;
+  if (cudaMalloc(&src, kCopyBytes) != cudaSuccess || cudaMalloc(&dst, kCopyBytes) != cudaSuccess) {
+    (void)cudaGetLastError();  // out of memory is not sticky; clear it
+    if (src != nullptr) BENCH_CUDA(cudaFree(src));
+    c.unavailable = "cannot allocate 2 x " + std::to_string(kCopyBytes >> 20) + " MiB";
+    return c;
+  }
+  fill_gaussian(src, kCopyBytes / kElementBytes, DType::kBF16, kOperandSeed, stream_);
+  std::vector<cudaEvent_t> start(kCopyReps), stop(kCopyReps);
+  for (int i = 0; i < kCopyReps; ++i) {
+    BENCH_CUDA(cudaEventCreate(&start[i]));
+    BENCH_CUDA(cudaEventCreate(&stop[i]));
+  }
+  // As long as a shape's warm-up, so the clocks are up as they are for the GEMMs.
+  const auto t0 = Clock::now();
+  for (int i = 0; i < kCopyWarmups || seconds_since(t0) < kWarmupSeconds; ++i) {
+    BENCH_CUDA(cudaMemcpyAsync(dst, src, kCopyBytes, cudaMemcpyDeviceToDevice, stream_));
+    BENCH_CUDA(cudaStreamSynchronize(stream_));
+  }
+  for (int i = 0; i < kCopyReps; ++i) {
+    BENCH_CUDA(cudaEventRecord(start[i], stream_));
+    BENCH_CUDA(cudaMemcpyAsync(dst, src, kCopyBytes, cudaMemcpyDeviceToDevice, stream_));
+    BENCH_CUDA(cudaEventRecord(stop[i], stream_));
+  }
+  BENCH_CUDA(cudaStreamSynchronize(stream_));
+  std::vector<double> us(kCopyReps);
+  for (int i = 0; i < kCopyReps; ++i) {
+    float ms = 0;
+    BENCH_CUDA(cudaEventElapsedTime(&ms, start[i], stop[i]));
+    us[i] = 1e3 * ms;
+    BENCH_CUDA(cudaEventDestroy(start[i]));
+    BENCH_CUDA(cudaEventDestroy(stop[i]));
+  }
+  BENCH_CUDA(cudaFree(src));
+  BENCH_CUDA(cudaFree(dst));
+  c.us = summarize(us);
+  c.tbps = copy_terabytes_per_second(kCopyBytes, c.us.median_us);
+  return c;
+}
+
 ShapeResult Bench::run_throughput(const Shape& shape, bool rates) {
   ShapeResult r;
   r.shape = shape;
   r.layout = layout_of(shape);
+  r.bytes = bytes_moved(shape, options_.beta_one);
   r.rates = rates;
-  r.paths = {fresh(Path::kCublas), fresh(Path::kDispatch), fresh(Path::kKernel)};
+  for (Path p : kThroughputPaths) r.paths.push_back(fresh(p));
   const Operands ops(shape, r.layout, gpu_.l2_bytes, true, stream_);
   r.sets = ops.sets();
   next_set_ = 0;
@@ -355,25 +405,46 @@ ShapeResult Bench::run_throughput(const Shape& shape, bool rates) {
   return r;
 }
 
+// Runs the kernel path once and builds the bare launch of what it ran.
+void Bench::prepare_bare_launch(ShapeResult* r, const Operands& ops) {
+  select(Path::kKernel);
+  gemm(Path::kKernel, r->shape, r->layout, ops, 0);
+  bwgemmDispatchInfo_t info{};
+  info.size = sizeof info;
+  BENCH_CUBLAS(bwgemmGetLastDispatch(&info));
+  const float beta = options_.beta_one ? 1.0f : 0.0f;
+  bare_ = std::make_unique<BareLaunch>(
+      info, GemmArgs{r->shape, r->layout, ops.a(0), ops.b(0), ops.c(0), 1.0f, beta, stream_});
+  for (PathResult& p : r->paths)
+    if (p.path == Path::kBareLaunch) p.ran = {bare_->description()};
+}
+
 ShapeResult Bench::run_host_cost(const Shape& shape) {
   ShapeResult r;
   r.shape = shape;
   r.layout = layout_of(shape);
-  r.paths = {fresh(Path::kCublas), fresh(Path::kForward), fresh(Path::kKernel)};
+  r.bytes = bytes_moved(shape, options_.beta_one);
+  for (Path p : kHostPaths) r.paths.push_back(fresh(p));
   // Host time does not depend on caching, so one operand set will do.
   const Operands ops(shape, r.layout, gpu_.l2_bytes, false, stream_);
   next_set_ = 0;
+  prepare_bare_launch(&r, ops);
   warm_up(&r, ops);
+  std::vector<size_t> timed;
+  for (size_t p = 0; p < r.paths.size(); ++p)
+    if (can_time(r.paths[p].path)) timed.push_back(p);
   std::vector<std::vector<double>> us(r.paths.size());
-  RoundOrder order(r.paths.size());
+  RoundOrder order(timed.size());
   for (int batch = 0; batch < kHostBatches; ++batch, order.advance())
-    for (size_t p : order.paths()) {
-      us[p].push_back(host_time_per_call(r.paths[p].path, r, ops));
-      note_dispatch(&r.paths[p]);
+    for (size_t i : order.paths()) {
+      PathResult& p = r.paths[timed[i]];
+      us[timed[i]].push_back(host_time_per_call(p.path, r, ops));
+      note_dispatch(&p);
     }
-  for (size_t p = 0; p < r.paths.size(); ++p) r.paths[p].host = summarize(us[p]);
+  for (size_t p : timed) r.paths[p].host = summarize(us[p]);
   r.sm_clock_mhz = clock_.current();
   check(&r, ops);
+  bare_.reset();  // it points into ops
   return r;
 }
 

@@ -13,19 +13,28 @@
 // start event fires: otherwise, on small shapes, the events would also time
 // the host enqueueing the call.
 //
-// Rates (the small suite): "eager" is the wall time of N back-to-back calls
-// and one synchronize, over N, host time included; "graph" is the same N calls
-// captured in one CUDA graph, replayed, wall time over N.
+// Rates (the small and decode suites): "eager" is the wall time of N
+// back-to-back calls on one stream and one synchronize, over N, host time
+// included; "graph" is the same N calls captured in one CUDA graph, replayed,
+// wall time over N: the device time per call as a model's stream of calls
+// sees it.
 //
 // Host cost (the host suite): wall time per call of the host function alone,
 // in chunks of calls with the stream drained before each chunk so the GPU is
-// idle and the launch queue never fills.
+// idle and the launch queue never fills. Its "bare" path is cudaLaunchKernelEx
+// of the kernel the kernel path ran, prepared ahead (bare_launch.h).
+//
+// Copy bandwidth: a device-to-device copy of kCopyBytes timed alone with CUDA
+// events, bytes read plus bytes written over the median time: the bandwidth
+// a memory-bound GEMM can be judged against.
 #ifndef BWGEMM_BENCH_MEASURE_H
 #define BWGEMM_BENCH_MEASURE_H
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "bare_launch.h"
 #include "gpu_info.h"
 #include "real_cublas.h"
 #include "suites.h"
@@ -42,8 +51,19 @@ constexpr int kHostBatches = 7;
 constexpr int kHostCalls = 2000;
 constexpr int kHostChunk = 50;
 
-enum class Path { kCublas, kDispatch, kKernel, kForward };
+// The copy bandwidth's sampling (1 GiB: far past any L2).
+constexpr size_t kCopyBytes = size_t{1} << 30;
+constexpr int kCopyReps = 15;
+
+enum class Path { kCublas, kDispatch, kKernel, kForward, kBareLaunch };
 const char* path_name(Path path);
+
+// The paths of the throughput suites and of the host suite, in the order
+// the tables show them; the direct cuBLAS call comes first in each (the
+// baseline of every ratio). A new host-suite path is a new entry here, a case
+// in Bench::gemm and its target in output.cpp.
+constexpr Path kThroughputPaths[] = {Path::kCublas, Path::kDispatch, Path::kKernel};
+constexpr Path kHostPaths[] = {Path::kCublas, Path::kForward, Path::kKernel, Path::kBareLaunch};
 
 struct Options {
   int reps = 30;
@@ -57,11 +77,21 @@ struct Stats {
   int samples;
 };
 
+// The measured device-to-device copy bandwidth; NaN (and `unavailable` says
+// why) when the buffers could not be allocated.
+struct CopyBandwidth {
+  size_t bytes;  // copied per rep; each is read once and written once
+  Stats us;
+  double tbps;  // 2 * bytes / median time, in 10^12 bytes per second
+  std::string unavailable;
+};
+
 struct PathResult {
   Path path;
   Stats device, eager, graph, host;
   // What bwgemmGetLastDispatch reported after this path's calls ("sm90:<kernel>",
-  // "fwd:<REASON>"), each distinct answer once; {"cublas"} for the direct path.
+  // "fwd:<REASON>"), each distinct answer once; {"cublas"} for the direct path;
+  // for the bare launch, what it launches or "none: <why>".
   std::vector<std::string> ran;
   std::string kernel, reason;  // of the last call (bwgemm paths)
   double rel_err;              // ||C - C_cublas|| / ||C_cublas||; NaN for cuBLAS itself
@@ -71,7 +101,8 @@ struct PathResult {
 struct ShapeResult {
   Shape shape;
   Layout layout;
-  int sets = 1;  // operand sets rotated through, so the L2 cannot hold them
+  int sets = 1;      // operand sets rotated through, so the L2 cannot hold them
+  double bytes = 0;  // bytes_moved(): A, B, C when beta != 0, D
   bool rates = false;
   std::vector<PathResult> paths;  // paths[0] is the direct cuBLAS call
   unsigned sm_clock_mhz = 0;      // right after the timed calls; 0 if unknown
@@ -85,9 +116,11 @@ class Bench {
   Bench(const Bench&) = delete;
   Bench& operator=(const Bench&) = delete;
 
+  // Times a device-to-device copy of kCopyBytes, kCopyReps times.
+  CopyBandwidth measure_copy_bandwidth();
   // cublas, dispatch and kernel: device time, and eager/graph rates if asked.
   ShapeResult run_throughput(const Shape& shape, bool rates);
-  // cublas, forward and kernel: host time per call.
+  // kHostPaths: host time per call.
   ShapeResult run_host_cost(const Shape& shape);
 
  private:
@@ -96,6 +129,8 @@ class Bench {
   void select(Path path) const;
   void gemm(Path path, const Shape& s, const Layout& l, const Operands& ops, int set) const;
   void note_dispatch(PathResult* r) const;
+  bool can_time(Path path) const;  // false for a bare launch that could not be built
+  void prepare_bare_launch(ShapeResult* r, const Operands& ops);
   void warm_up(ShapeResult* r, const Operands& ops);
   void time_device(ShapeResult* r, const Operands& ops);
   void time_rates(ShapeResult* r, const Operands& ops);
@@ -110,6 +145,7 @@ class Bench {
   cublasHandle_t handle_ = nullptr;
   void* workspace_ = nullptr;
   int next_set_ = 0;
+  std::unique_ptr<BareLaunch> bare_;  // the host suite's current shape's
 };
 
 }  // namespace bench

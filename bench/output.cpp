@@ -3,15 +3,20 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdarg>
+#include <limits>
+
+#include "traffic.h"
 
 namespace bench {
 namespace {
 
-// The host suite's targets, from the project's issue.
-constexpr double kForwardTargetUs = 0.5;  // added by forwarding to cuBLAS
-constexpr double kKernelTargetUs = 2.0;   // whole host cost of the kernel path
+// The host suite's targets, from the project's issues.
+constexpr double kForwardTargetUs = 0.5;   // added by forwarding to cuBLAS
+constexpr double kKernelTargetUs = 2.0;    // whole host cost of the kernel path
+constexpr double kKernelOverBareUs = 0.3;  // kernel path over the bare launch
 
 const char* mode_name(const Options& o) { return o.burst ? "burst" : "sustained"; }
 
@@ -31,8 +36,13 @@ std::string fixed(double v, int decimals) {
 
 double tflops(const Shape& s, double us) { return flop_count(s) / us * 1e-6; }
 
+double tbps(const ShapeResult& r, double us) { return terabytes_per_second(r.bytes, us); }
+
 // Throughput of `path` over cuBLAS's: > 1 means faster than cuBLAS.
 double ratio(double cublas_us, double path_us) { return cublas_us / path_us; }
+
+// A difference of times: "+0.42", or "-" where there is none.
+std::string signed_us(double v) { return std::isnan(v) ? "-" : format("%+.2f", v); }
 
 std::string ratio_text(double r) { return std::isnan(r) ? "-" : format("%.2fx", r); }
 
@@ -63,16 +73,18 @@ std::string csv_number(double v, int decimals) {
 const char* kCsvHeader =
     "suite,shape,m,n,k,op,dtype,batch,ld,lda,ldb,ldc,beta,sets,path,metric,median_us,min_us,p90_"
     "us,samples,tflops,ratio_vs_cublas,added_us,ran,kernel,reason,rel_err,mismatch,sm_clock_mhz,"
-    "max_sm_clock_mhz,mode,gpu\n";
+    "max_sm_clock_mhz,mode,gpu,bytes,tbps,bw_vs_copy,copy_tbps,vs_bare_us\n";
 
 const char* kThroughputFmt =
-    "%-8s %-17s %-4s %-2s %-5s %5s %8s %8s %8s %6s %6s %5s %-8s %-34s %s\n";
-const char* kHostFmt = "%-8s %-17s %-2s %-5s %9s %9s %7s %-4s %9s %7s %-4s %-8s %-24s %s\n";
+    "%-8s %-17s %-4s %-2s %-5s %5s %4s %8s %8s %8s %6s %6s %8s %8s %8s %6s %5s %-8s %-34s %s\n";
+const char* kRatesFmt =
+    "         ^ %-6s us/call %8s %8s %8s  %6s %6s  TB/s %s / %s / %s  d/copy %s\n";
+const char* kHostFmt = "%-8s %-17s %-2s %-5s %-8s %8s %9s %8s %-38s %-8s %s\n";
 
 }  // namespace
 
 void print_run_header(const GpuInfo& gpu, const RealCublas& cublas, const SmClock& clock,
-                      const Options& options) {
+                      const Options& options, const CopyBandwidth& copy) {
   const int v = bwgemmGetVersion();
   Dl_info self{};
   const char* bwgemm_path = dladdr(reinterpret_cast<void*>(&bwgemmGemmEx), &self) && self.dli_fname
@@ -85,6 +97,20 @@ void print_run_header(const GpuInfo& gpu, const RealCublas& cublas, const SmCloc
               gpu.memory_bytes / 1073741824.0, gpu.pci_bus_id.c_str());
   std::printf("CUDA driver %s, runtime %s; SM clock %s\n", gpu.driver_version.c_str(),
               gpu.runtime_version.c_str(), clock.describe().c_str());
+  if (std::isnan(copy.tbps))
+    std::printf("copy bandwidth: n/a (%s)\n", copy.unavailable.c_str());
+  else
+    std::printf(
+        "copy bandwidth: %.3f TB/s (device-to-device copy of %.1f GiB, bytes read + bytes "
+        "written over the median of %d reps; %.3f-%.3f TB/s)\n",
+        copy.tbps, copy.bytes / 1073741824.0, copy.us.samples,
+        copy_terabytes_per_second(copy.bytes, copy.us.p90_us),
+        copy_terabytes_per_second(copy.bytes, copy.us.min_us));
+  std::printf(
+      "operand copies: each shape rotates through as many sets of A, B and C as make %zux the "
+      "L2 (%.1f MB; at most %d sets), a new set per call, so operands come from memory, not "
+      "the L2; the tables' \"sets\" column gives the count\n",
+      kFootprintPerL2, static_cast<double>(kFootprintPerL2 * gpu.l2_bytes) / 1e6, kMaxSets);
   if (options.burst)
     std::printf(
         "mode: burst (2 s idle before each shape, then 3 warm-up calls per path and the "
@@ -99,8 +125,10 @@ void print_run_header(const GpuInfo& gpu, const RealCublas& cublas, const SmCloc
       "accumulate (CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT)\n",
       options.reps, options.beta_one ? 1 : 0);
   std::printf(
-      "TFLOP/s = 2*m*n*k*batch / median time; d/cub and k/cub = throughput of dispatch "
-      "and kernel over cuBLAS (>1: faster than cuBLAS); MHz = SM clock after the reps\n");
+      "TFLOP/s = 2*m*n*k*batch / median time; TB/s = bytes of A, B, C (when beta != 0) and D "
+      "/ median time; d/cub and k/cub = throughput of dispatch and kernel over cuBLAS (>1: "
+      "faster than cuBLAS); d/copy = dispatch TB/s over the copy bandwidth; MHz = SM clock "
+      "after the reps\n");
   std::fflush(stdout);
 }
 
@@ -120,8 +148,12 @@ void print_suite_list() {
 }
 
 Report::Report(const std::string& csv_path, const GpuInfo& gpu, const Options& options,
-               unsigned max_clock_mhz)
-    : gpu_name_(gpu.name), options_(options), max_clock_mhz_(max_clock_mhz) {
+               unsigned max_clock_mhz, double copy_tbps)
+    : gpu_name_(gpu.name),
+      l2_bytes_(gpu.l2_bytes),
+      options_(options),
+      max_clock_mhz_(max_clock_mhz),
+      copy_tbps_(copy_tbps) {
   csv_ = std::fopen(csv_path.c_str(), "w");
   if (csv_ == nullptr) {
     std::fprintf(stderr, "bwgemm-bench: cannot write %s\n", csv_path.c_str());
@@ -137,26 +169,38 @@ void Report::begin_suite(const Suite& suite) {
   if (suite.kind == SuiteKind::kHostCost) {
     std::printf(
         "host time per call in us: median of %d batches of %d calls, the stream drained "
-        "every %d calls so the GPU is idle; targets: forwarding adds <= %.2f us, the "
-        "kernel path costs <= %.2f us\n",
-        kHostBatches, kHostCalls, kHostChunk, kForwardTargetUs, kKernelTargetUs);
-    std::printf(kHostFmt, "suite", "shape", "op", "dtype", "cublas", "forward", "added", "tgt",
-                "kernel", "vs cub", "tgt", "check", "forward ran", "kernel ran");
+        "every %d calls so the GPU is idle; \"bare\" is cudaLaunchKernelEx alone of the kernel "
+        "the kernel path ran, its arguments built ahead (the floor); targets: forwarding adds "
+        "<= %.2f us to cuBLAS, the kernel path costs <= %.2f us and <= %.2f us over the bare "
+        "launch\n",
+        kHostBatches, kHostCalls, kHostChunk, kForwardTargetUs, kKernelTargetUs, kKernelOverBareUs);
+    std::printf(kHostFmt, "suite", "shape", "op", "dtype", "path", "us/call", "vs cublas",
+                "vs bare", "targets", "check", "ran");
   } else {
-    std::printf("TFLOP/s per path%s\n",
-                suite.rates ? "; second line: us per call on the device, eager (host included) "
-                              "and in a CUDA graph"
+    int fewest = kMaxSets, most = 1;
+    for (const Shape& shape : suite.shapes) {
+      const int sets = operand_sets(set_bytes(shape, layout_of(shape)).total(), l2_bytes_);
+      fewest = std::min(fewest, sets);
+      most = std::max(most, sets);
+    }
+    std::printf("operand sets rotated through: %d to %d per shape (%zux the %.1f MB L2)\n", fewest,
+                most, kFootprintPerL2, static_cast<double>(l2_bytes_) / 1e6);
+    std::printf("TFLOP/s and effective TB/s per path%s\n",
+                suite.rates ? "; below each shape: us per call on the device (events, one "
+                              "call), eager (back-to-back calls on one stream, host included) "
+                              "and in a CUDA graph (the device time per call of a stream of "
+                              "calls), cublas / dispatch / kernel, with ratios and TB/s"
                             : "");
-    std::printf(kThroughputFmt, "suite", "shape", "ld", "op", "dtype", "batch", "cublas",
-                "dispatch", "kernel", "d/cub", "k/cub", "MHz", "check", "dispatch ran",
-                "kernel ran");
+    std::printf(kThroughputFmt, "suite", "shape", "ld", "op", "dtype", "batch", "sets", "cublas",
+                "dispatch", "kernel", "d/cub", "k/cub", "cub TB/s", "dis TB/s", "ker TB/s",
+                "d/copy", "MHz", "check", "dispatch ran", "kernel ran");
   }
   std::fflush(stdout);
 }
 
 void Report::add(const Suite& suite, const ShapeResult& r) {
   if (suite.kind == SuiteKind::kHostCost)
-    print_host_row(suite, r);
+    print_host_rows(suite, r);
   else
     print_throughput_row(suite, r);
   if (r.mismatch) {
@@ -171,49 +215,101 @@ void Report::add(const Suite& suite, const ShapeResult& r) {
   write_csv(suite, r);
 }
 
+std::string Report::copy_ratio_text(const ShapeResult& r, double us) const {
+  return fixed(tbps(r, us) / copy_tbps_, 2);
+}
+
 void Report::print_throughput_row(const Suite& suite, const ShapeResult& r) {
   const PathResult &cub = r.paths[0], &dis = r.paths[1], &ker = r.paths[2];
   const Shape& s = r.shape;
   std::printf(kThroughputFmt, suite.name.c_str(), dims_name(s).c_str(), ld_name(s.ld),
               op_name(s).c_str(), dtype_name(s.dtype), std::to_string(s.batch).c_str(),
-              fixed(tflops(s, cub.device.median_us), 1).c_str(),
+              std::to_string(r.sets).c_str(), fixed(tflops(s, cub.device.median_us), 1).c_str(),
               fixed(tflops(s, dis.device.median_us), 1).c_str(),
               fixed(tflops(s, ker.device.median_us), 1).c_str(),
               ratio_text(ratio(cub.device.median_us, dis.device.median_us)).c_str(),
               ratio_text(ratio(cub.device.median_us, ker.device.median_us)).c_str(),
+              fixed(tbps(r, cub.device.median_us), 3).c_str(),
+              fixed(tbps(r, dis.device.median_us), 3).c_str(),
+              fixed(tbps(r, ker.device.median_us), 3).c_str(),
+              copy_ratio_text(r, dis.device.median_us).c_str(),
               r.sm_clock_mhz ? std::to_string(r.sm_clock_mhz).c_str() : "n/a",
               r.mismatch ? "MISMATCH" : "ok", join(dis.ran).c_str(), join(ker.ran).c_str());
-  if (r.rates) {
-    auto triple = [&](Stats PathResult::*metric) {
-      return fixed((cub.*metric).median_us, 2) + " / " + fixed((dis.*metric).median_us, 2) + " / " +
-             fixed((ker.*metric).median_us, 2);
-    };
-    std::printf("         ^ us/call cublas / dispatch / kernel:  device %s   eager %s   graph %s\n",
-                triple(&PathResult::device).c_str(), triple(&PathResult::eager).c_str(),
-                triple(&PathResult::graph).c_str());
+  if (!r.rates) return;
+  struct Metric {
+    const char* name;
+    Stats PathResult::*stats;
+  };
+  for (const Metric m : {Metric{"device", &PathResult::device}, Metric{"eager", &PathResult::eager},
+                         Metric{"graph", &PathResult::graph}}) {
+    const double c = (cub.*m.stats).median_us, d = (dis.*m.stats).median_us,
+                 k = (ker.*m.stats).median_us;
+    std::printf(kRatesFmt, m.name, fixed(c, 2).c_str(), fixed(d, 2).c_str(), fixed(k, 2).c_str(),
+                ratio_text(ratio(c, d)).c_str(), ratio_text(ratio(c, k)).c_str(),
+                fixed(tbps(r, c), 3).c_str(), fixed(tbps(r, d), 3).c_str(),
+                fixed(tbps(r, k), 3).c_str(), copy_ratio_text(r, d).c_str());
   }
 }
 
-void Report::print_host_row(const Suite& suite, const ShapeResult& r) {
-  const PathResult &cub = r.paths[0], &fwd = r.paths[1], &ker = r.paths[2];
+namespace {
+
+const PathResult* find_path(const ShapeResult& r, Path path) {
+  for (const PathResult& p : r.paths)
+    if (p.path == path) return &p;
+  return nullptr;
+}
+
+// The host time of `path` in `r`; NaN when it is not there or not measured.
+double host_us(const ShapeResult& r, Path path) {
+  const PathResult* p = find_path(r, path);
+  return p != nullptr ? p->host.median_us : std::numeric_limits<double>::quiet_NaN();
+}
+
+const char* verdict(double value, double limit) {
+  return std::isnan(value) ? "n/a" : value <= limit ? "ok" : "OVER";
+}
+
+// What a host-suite path is held to, and whether it holds.
+std::string host_targets(const PathResult& p, double vs_cublas, double vs_bare) {
+  switch (p.path) {
+    case Path::kForward:
+      return format("+%.2f over cublas: %s", kForwardTargetUs,
+                    verdict(vs_cublas, kForwardTargetUs));
+    case Path::kKernel:
+      if (!ran_a_kernel(p)) return "forwarded: none";
+      return format("<= %.2f: %s, +%.2f over bare: %s", kKernelTargetUs,
+                    verdict(p.host.median_us, kKernelTargetUs), kKernelOverBareUs,
+                    verdict(vs_bare, kKernelOverBareUs));
+    case Path::kBareLaunch: return "the floor";
+    default: return "";
+  }
+}
+
+}  // namespace
+
+void Report::print_host_rows(const Suite& suite, const ShapeResult& r) {
   const Shape& s = r.shape;
-  const double fwd_added = fwd.host.median_us - cub.host.median_us;
-  const char* fwd_verdict = fwd_added <= kForwardTargetUs ? "ok" : "OVER";
-  // A kernel path that forwarded has no kernel host cost to judge.
-  const char* ker_verdict = !ran_a_kernel(ker)                      ? "fwd"
-                            : ker.host.median_us <= kKernelTargetUs ? "ok"
-                                                                    : "OVER";
-  std::printf(kHostFmt, suite.name.c_str(), dims_name(s).c_str(), op_name(s).c_str(),
-              dtype_name(s.dtype), fixed(cub.host.median_us, 2).c_str(),
-              fixed(fwd.host.median_us, 2).c_str(), format("%+.2f", fwd_added).c_str(), fwd_verdict,
-              fixed(ker.host.median_us, 2).c_str(),
-              format("%+.2f", ker.host.median_us - cub.host.median_us).c_str(), ker_verdict,
-              r.mismatch ? "MISMATCH" : "ok", join(fwd.ran).c_str(), join(ker.ran).c_str());
+  const double cublas = host_us(r, Path::kCublas), bare = host_us(r, Path::kBareLaunch);
+  for (const PathResult& p : r.paths) {
+    const double us = p.host.median_us;
+    const bool base = p.path == Path::kCublas;
+    std::printf(kHostFmt, suite.name.c_str(), dims_name(s).c_str(), op_name(s).c_str(),
+                dtype_name(s.dtype), path_name(p.path), fixed(us, 2).c_str(),
+                base ? "" : signed_us(us - cublas).c_str(),
+                p.path == Path::kBareLaunch ? "" : signed_us(us - bare).c_str(),
+                host_targets(p, us - cublas, us - bare).c_str(),
+                base ? ""
+                     : (p.mismatch              ? "MISMATCH"
+                        : std::isnan(p.rel_err) ? "-"
+                                                : "ok"),
+                join(p.ran).c_str());
+  }
 }
 
 void Report::write_csv(const Suite& suite, const ShapeResult& r) {
   const Shape& s = r.shape;
   const PathResult& cub = r.paths[0];
+  const double bare = host_us(r, Path::kBareLaunch);
   struct Metric {
     const char* name;
     Stats PathResult::*stats;
@@ -241,11 +337,16 @@ void Report::write_csv(const Suite& suite, const ShapeResult& r) {
           host ? "" : csv_number(tflops(s, st.median_us), 2).c_str(),
           csv_number(ratio(base, st.median_us), 4).c_str(),
           host ? csv_number(st.median_us - base, 3).c_str() : "");
-      std::fprintf(csv_, "%s,%s,%s,%s,%s,%u,%u,%s,%s\n", csv_field(join(p.ran)).c_str(),
+      std::fprintf(csv_, "%s,%s,%s,%s,%s,%u,%u,%s,%s,", csv_field(join(p.ran)).c_str(),
                    csv_field(p.kernel).c_str(), csv_field(p.reason).c_str(),
                    std::isnan(p.rel_err) ? "" : format("%.3e", p.rel_err).c_str(),
                    p.path == Path::kCublas ? "" : (p.mismatch ? "1" : "0"), r.sm_clock_mhz,
                    max_clock_mhz_, mode_name(options_), csv_field(gpu_name_).c_str());
+      std::fprintf(csv_, "%.0f,%s,%s,%s,%s\n", r.bytes,
+                   host ? "" : csv_number(tbps(r, st.median_us), 4).c_str(),
+                   host ? "" : csv_number(tbps(r, st.median_us) / copy_tbps_, 4).c_str(),
+                   csv_number(copy_tbps_, 4).c_str(),
+                   host ? csv_number(st.median_us - bare, 3).c_str() : "");
     }
   std::fflush(csv_);
 }

@@ -7,8 +7,10 @@ usage: plot.py RESULTS.csv [--outdir DIR]
 Throughput suites: grouped bars of TFLOP/s (cuBLAS, dispatch, kernel) per shape,
 each bwgemm bar labelled with its throughput over cuBLAS, and below them the
 dispatch/cuBLAS and kernel/cuBLAS ratios against a line at 1.0. Suites with eager
-and CUDA-graph rates get a second PNG (<stem>-<suite>-rates.png). The host suite
-gets bars of host time per call with the added cost over cuBLAS.
+and CUDA-graph rates get a second PNG (<stem>-<suite>-rates.png) and a third of
+effective bandwidth in the graph against the measured copy bandwidth
+(<stem>-<suite>-bandwidth.png). The host suite gets bars of host time per call
+with the added cost over cuBLAS and over the bare launch.
 
 Needs matplotlib; without it, says so and exits 0 (the CSV is the result).
 """
@@ -23,11 +25,19 @@ PATH_COLORS = {
     "dispatch": "#1f77b4",
     "kernel": "#ff7f0e",
     "forward": "#2ca02c",
+    "bare": "#9467bd",
 }
+OTHER_COLORS = ["#8c564b", "#e377c2", "#17becf", "#bcbd22"]
 THROUGHPUT_PATHS = ["cublas", "dispatch", "kernel"]
-HOST_PATHS = ["cublas", "forward", "kernel"]
 KERNEL_TARGET_US = 2.0  # host cost of the kernel path
+KERNEL_OVER_BARE_US = 0.3  # kernel path over the bare launch
 FORWARD_TARGET_US = 0.5  # host cost added by forwarding
+
+
+def color(path):
+    if path not in PATH_COLORS:
+        PATH_COLORS[path] = OTHER_COLORS[len(PATH_COLORS) % len(OTHER_COLORS)]
+    return PATH_COLORS[path]
 
 
 def number(text):
@@ -97,7 +107,7 @@ def grouped_bars(ax, table, paths, column, annotate_ratio):
         ys = table.values(path, column)
         bad = table.flags(path)
         bars = ax.bar(xs, [0 if math.isnan(y) else y for y in ys], width, label=path,
-                      color=PATH_COLORS[path],
+                      color=color(path),
                       edgecolor=["red" if b else "none" for b in bad])
         for bar, b in zip(bars, bad):
             if b:
@@ -128,7 +138,7 @@ def ratio_panel(ax, table, metric_name):
         values += [r for r in ratios if not math.isnan(r)]
         xs = [j + (i - 0.5) * width for j in range(n)]
         bars = ax.bar(xs, [0 if math.isnan(r) else r - 1.0 for r in ratios], width, bottom=1.0,
-                      color=PATH_COLORS[path], label=f"{path} / cublas",
+                      color=color(path), label=f"{path} / cublas",
                       edgecolor=["red" if b else "none" for b in bad])
         for bar, b in zip(bars, bad):
             if b:
@@ -187,29 +197,56 @@ def plot_rates(plt, suite, rows, out):
     plt.close(fig)
 
 
+def plot_bandwidth(plt, suite, rows, out):
+    """Effective TB/s in the CUDA graph per shape and path, against the copy bandwidth."""
+    table = Table(rows, "graph")
+    fig, ax = plt.subplots(figsize=(figure_width(len(table.keys)), 6))
+    grouped_bars(ax, table, THROUGHPUT_PATHS, "tbps", annotate_ratio=False)
+    copy = next((number(r["copy_tbps"]) for r in table.rows if r.get("copy_tbps")), math.nan)
+    if not math.isnan(copy):
+        ax.axhline(copy, color="black", linestyle="--", linewidth=1,
+                   label=f"device-to-device copy {copy:.2f} TB/s")
+        ax.set_ylim(0, 1.15 * max(ax.get_ylim()[1], copy))
+    ax.set_xticklabels(table.labels, rotation=45, ha="right", fontsize=8)
+    ax.set_ylabel("TB/s (bytes of A, B, C, D / graph time per call)")
+    ax.legend(loc="upper left", fontsize=8, ncol=4)
+    ax.set_title(f"bwgemm-bench {suite}: effective bandwidth in a CUDA graph\n{context(rows)}",
+                 fontsize=10)
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+    plt.close(fig)
+
+
 def plot_host(plt, suite, rows, out):
     table = Table(rows, "host")
+    paths = list(dict.fromkeys(r["path"] for r in table.rows))  # in the bench's order
     n = len(table.keys)
-    fig, ax = plt.subplots(figsize=(max(7.0, 2.5 * n + 2), 5))
-    grouped_bars(ax, table, HOST_PATHS, "median_us", annotate_ratio=False)
-    width = 0.8 / len(HOST_PATHS)
-    for i, path in enumerate(HOST_PATHS):
-        xs = [j + (i - 1) * width for j in range(n)]
-        for x, y, added in zip(xs, table.values(path, "median_us"),
-                               table.values(path, "added_us")):
+    fig, ax = plt.subplots(figsize=(max(7.0, 0.9 * len(paths) * n + 2), 5))
+    grouped_bars(ax, table, paths, "median_us", annotate_ratio=False)
+    width = 0.8 / len(paths)
+    for i, path in enumerate(paths):
+        xs = [j + (i - (len(paths) - 1) / 2) * width for j in range(n)]
+        for x, y, added, over_bare in zip(xs, table.values(path, "median_us"),
+                                          table.values(path, "added_us"),
+                                          table.values(path, "vs_bare_us")):
             if math.isnan(y):
                 continue
-            text = f"{y:.2f} us" if path == "cublas" else f"{y:.2f} us\n{added:+.2f} vs cuBLAS"
-            ax.text(x, y, text, ha="center", va="bottom", fontsize=8)
-    ax.axhline(KERNEL_TARGET_US, color=PATH_COLORS["kernel"], linestyle="--", linewidth=1,
+            text = f"{y:.2f} us"
+            if path != "cublas":
+                text += f"\n{added:+.2f} vs cuBLAS"
+            if path not in ("cublas", "forward", "bare") and not math.isnan(over_bare):
+                text += f"\n{over_bare:+.2f} vs bare"
+            ax.text(x, y, text, ha="center", va="bottom", fontsize=7)
+    ax.axhline(KERNEL_TARGET_US, color=color("kernel"), linestyle="--", linewidth=1,
                label=f"kernel path target {KERNEL_TARGET_US:g} us")
-    top = max(v for p in HOST_PATHS for v in table.values(p, "median_us") if not math.isnan(v))
-    ax.set_ylim(0, 1.4 * max(top, KERNEL_TARGET_US))
+    top = max(v for p in paths for v in table.values(p, "median_us") if not math.isnan(v))
+    ax.set_ylim(0, 1.5 * max(top, KERNEL_TARGET_US))
     ax.set_xticklabels(table.labels, fontsize=9)
     ax.set_ylabel("host time per call (us, median)")
-    ax.legend(loc="upper center", fontsize=8, ncol=4)
-    ax.set_title(f"bwgemm-bench {suite}: host cost per call; forwarding target: "
-                 f"+{FORWARD_TARGET_US:g} us over cuBLAS\n{context(rows)}", fontsize=10)
+    ax.legend(loc="upper center", fontsize=8, ncol=len(paths) + 1)
+    ax.set_title(f"bwgemm-bench {suite}: host cost per call; targets: forwarding "
+                 f"+{FORWARD_TARGET_US:g} us over cuBLAS, kernel path +{KERNEL_OVER_BARE_US:g} us "
+                 f"over the bare launch\n{context(rows)}", fontsize=10)
     fig.tight_layout()
     fig.savefig(out, dpi=120)
     plt.close(fig)
@@ -252,6 +289,8 @@ def main():
             jobs.append((plot_throughput, f"{stem}-{suite}.png"))
         if "eager" in metrics:
             jobs.append((plot_rates, f"{stem}-{suite}-rates.png"))
+        if "graph" in metrics:
+            jobs.append((plot_bandwidth, f"{stem}-{suite}-bandwidth.png"))
         for plot, name in jobs:
             out = os.path.join(outdir, name)
             plot(plt, suite, suite_rows, out)

@@ -86,14 +86,43 @@ Suite small_suite() {
   s.rates = true;
   const OpPair tn{T, N};
   const DType h = DType::kF16;
-  for (int64_t c : {512, 1024, 2048}) s.shapes.push_back(make(c, c, c, tn, h));
+  for (int64_t c : {256, 512, 1024, 2048}) s.shapes.push_back(make(c, c, c, tn, h));
   s.shapes.push_back(make(14336, 128, 4096, tn, h, "MLP up/gate projection, 128 tokens"));
   s.shapes.push_back(make(4096, 128, 14336, tn, h, "MLP down projection, 128 tokens"));
+  s.shapes.push_back(make(14336, 16, 4096, tn, h, "MLP up/gate projection, 16 tokens (decode)"));
+  s.shapes.push_back(make(4096, 16, 14336, tn, h, "MLP down projection, 16 tokens (decode)"));
   s.shapes.push_back(make(4096, 64, 4096, tn, h, "4096x4096 weight, 64 tokens"));
   s.shapes.push_back(make(4096, 16, 4096, tn, h, "4096x4096 weight, 16 tokens (decode)"));
+  s.shapes.push_back(make(4096, 8, 4096, tn, h, "4096x4096 weight, 8 tokens (decode)"));
   s.shapes.push_back(make(128, 4096, 4096, tn, h, "m = 128 tokens (token-major output)"));
   s.shapes.push_back(make(256, 8192, 8192, tn, h, "m = 256, large n and k"));
   s.shapes.push_back(make(8192, 256, 8192, tn, h, "n = 256, large m and k"));
+  return s;
+}
+
+// Decode: a batch of n tokens (n = 1 .. 128) through one weight, the weight
+// the bulk of the bytes, so time is weight bytes over bandwidth; shapes as in
+// the llm suite (m = out features, k = in features; TN: PyTorch's [out, in]
+// weight, NN: JAX's [in, out]). Rotated past the L2 like every suite, so the
+// weight comes from HBM, as it does when a model runs its layers in turn.
+constexpr int64_t kDecodeWeights[][2] = {{4096, 4096}, {14336, 4096}, {4096, 14336}, {8192, 8192}};
+constexpr int64_t kDecodeTokens[] = {1, 8, 16, 32, 64, 128};
+
+Suite decode_suite() {
+  Suite s = named("decode",
+                  "decode: n = 1 .. 128 tokens through 4096^2, 14336x4096, 4096x14336 "
+                  "and 8192^2 weights, bf16 and fp16, TN and NN; also eager and graph "
+                  "rates");
+  s.rates = true;
+  for (const auto& w : kDecodeWeights) {
+    const std::string weight = std::to_string(w[0]) + "x" + std::to_string(w[1]) + " weight";
+    for (DType t : {DType::kBF16, DType::kF16})
+      for (OpPair ops : {OpPair{T, N}, OpPair{N, N}})
+        for (int64_t n : kDecodeTokens)
+          s.shapes.push_back(
+              make(w[0], n, w[1], ops, t,
+                   weight + ", " + std::to_string(n) + (n == 1 ? " token" : " tokens")));
+  }
   return s;
 }
 
@@ -134,8 +163,9 @@ Suite odd_suite() {
 //   weight gradient  NT m = 768, n = V,    k = 8192  (ldb = V)
 //   input gradient   NN m = 768, n = 8192, k = V     (ldb = V)
 Suite gpt2_suite() {
-  Suite s = named("gpt2", "GPT-2's lm_head GEMMs (8x1024 tokens, hidden 768), vocabulary 50257 "
-                          "and 50304, bf16, minimal leading dimensions");
+  Suite s = named("gpt2",
+                  "GPT-2's lm_head GEMMs (8x1024 tokens, hidden 768), vocabulary 50257 "
+                  "and 50304, bf16, minimal leading dimensions");
   for (int64_t vocab : {50257, 50304}) {
     const std::string v = std::to_string(vocab);
     s.shapes.push_back(make(vocab, 8192, 768, {T, N}, DType::kBF16, "logits, vocabulary " + v));
@@ -148,8 +178,9 @@ Suite gpt2_suite() {
 }
 
 Suite host_suite() {
-  Suite s = named(
-      "host", "host time per call: cuBLAS direct, bwgemm forwarding, bwgemm kernel (tiny GEMMs)");
+  Suite s = named("host",
+                  "host time per call: cuBLAS direct, bwgemm forwarding, bwgemm's kernel path and "
+                  "a bare launch of the kernel it runs (tiny GEMMs)");
   s.kind = SuiteKind::kHostCost;
   for (int64_t c : {64, 256}) s.shapes.push_back(make(c, c, c, {T, N}, DType::kF16));
   return s;
@@ -189,9 +220,9 @@ Layout layout_of(const Shape& s) {
 }
 
 const std::vector<Suite>& builtin_suites() {
-  static const std::vector<Suite> suites = {seed_suite(),  llm_suite(),  k_sweep_suite(),
-                                            small_suite(), odd_suite(),  gpt2_suite(),
-                                            host_suite()};
+  static const std::vector<Suite> suites = {seed_suite(),  llm_suite(),    k_sweep_suite(),
+                                            small_suite(), decode_suite(), odd_suite(),
+                                            gpt2_suite(),  host_suite()};
   return suites;
 }
 

@@ -15,20 +15,28 @@ std::atomic<bool> g_launch_failure_warned{false};
 
 }  // namespace
 
-LaunchResult launch_gemm(const VariantCatalog& catalog, const GemmProblem& p,
-                         const DeviceCaps& caps, int config, uint32_t* error_flag) {
+bwgemmReason_t build_launch(const VariantCatalog& catalog, const GemmProblem& p, int config,
+                            uint32_t* error_flag, const KernelVariant** variant,
+                            GemmParams* params) {
   const KernelView view = to_kernel_view(p);
-  if (!plan_loads(view).supported)
-    return {LaunchStatus::kForward, BWGEMM_REASON_UNSUPPORTED_LAYOUT};
-  const KernelVariant& variant = catalog.select(variant_key(view));
-  GemmParams params;
-  if (!make_launch_params(view, catalog.tile_shape(config, view.out_type), &params)) {
+  if (!plan_loads(view).supported) return BWGEMM_REASON_UNSUPPORTED_LAYOUT;
+  *variant = &catalog.select(variant_key(view));
+  if (!make_launch_params(view, catalog.tile_shape(config, view.out_type), params)) {
     if (!g_map_failure_warned.exchange(true))
       log_warning("%s: the driver rejected a TMA map; forwarding to cuBLAS", catalog.family_name);
-    return {LaunchStatus::kForward, BWGEMM_REASON_LAUNCH_FAILED};
+    return BWGEMM_REASON_LAUNCH_FAILED;
   }
-  params.error_flag = error_flag;
-  const cudaError_t err = launch_persistent(variant, params, caps, p.sm_count_target, p.stream);
+  params->error_flag = error_flag;
+  return BWGEMM_REASON_KERNEL_SELECTED;
+}
+
+LaunchResult launch_gemm(const VariantCatalog& catalog, const GemmProblem& p,
+                         const DeviceCaps& caps, int config, uint32_t* error_flag) {
+  const KernelVariant* variant = nullptr;
+  GemmParams params;
+  const bwgemmReason_t reason = build_launch(catalog, p, config, error_flag, &variant, &params);
+  if (reason != BWGEMM_REASON_KERNEL_SELECTED) return {LaunchStatus::kForward, reason};
+  const cudaError_t err = launch_persistent(*variant, params, caps, p.sm_count_target, p.stream);
   if (err != cudaSuccess) {
     if (!g_launch_failure_warned.exchange(true))
       log_warning("%s kernel launch failed (CUDA error %d); forwarding to cuBLAS",

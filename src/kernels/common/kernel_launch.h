@@ -20,6 +20,14 @@ struct VariantCatalog {
   TileShape (*tile_shape)(int config, DType out_type);
 };
 
+// The variant and parameter block launch_gemm enqueues for `p`:
+// KERNEL_SELECTED, or the reason the call goes to cuBLAS (UNSUPPORTED_LAYOUT;
+// LAUNCH_FAILED, with a warning, when the driver rejects a TMA map). Exposed
+// so that bwgemm-bench can build a launch ahead of time.
+bwgemmReason_t build_launch(const VariantCatalog& catalog, const GemmProblem& p, int config,
+                            uint32_t* error_flag, const KernelVariant** variant,
+                            GemmParams* params);
+
 // kEnqueued; kForward with UNSUPPORTED_LAYOUT when no load plan takes the
 // operands' layout (launch_params.h), or with LAUNCH_FAILED (and a warning)
 // when the driver rejects a TMA map or the launch. Nothing is enqueued then.

@@ -47,16 +47,28 @@ int max_active_clusters(const KernelVariant& v, const DeviceCaps& caps) {
 
 }  // namespace
 
-cudaError_t launch_persistent(const KernelVariant& v, const GemmParams& params,
-                              const DeviceCaps& caps, int sm_count_target, cudaStream_t stream) {
+cudaError_t configure_persistent(const KernelVariant& v, const GemmParams& params,
+                                 const DeviceCaps& caps, int sm_count_target, cudaStream_t stream,
+                                 PersistentConfig* out) {
   const int clusters = max_active_clusters(v, caps);
   if (clusters <= 0) return cudaErrorInvalidConfiguration;
   const int64_t grid =
       persistent_clusters(params.scheduler.tile_count(), clusters, sm_count_target, v.cluster_size);
-  cudaLaunchAttribute cluster;
-  cudaLaunchConfig_t config = launch_config(v, unsigned(grid), &cluster);
-  config.stream = stream;
-  return cudaLaunchKernelEx(&config, v.kernel, params);
+  out->kernel = v.kernel;
+  out->config = launch_config(v, unsigned(grid), &out->cluster);
+  out->config.stream = stream;
+  return cudaSuccess;
+}
+
+cudaError_t enqueue_persistent(const PersistentConfig& c, const GemmParams& params) {
+  return cudaLaunchKernelEx(&c.config, c.kernel, params);
+}
+
+cudaError_t launch_persistent(const KernelVariant& v, const GemmParams& params,
+                              const DeviceCaps& caps, int sm_count_target, cudaStream_t stream) {
+  PersistentConfig c;
+  const cudaError_t err = configure_persistent(v, params, caps, sm_count_target, stream, &c);
+  return err != cudaSuccess ? err : enqueue_persistent(c, params);
 }
 
 }  // namespace bwgemm

@@ -37,10 +37,33 @@ inline int64_t persistent_clusters(int64_t tiles, int co_resident_clusters, int 
   return clusters;
 }
 
-// Enqueues `v` on `stream` over persistent_clusters() clusters. The first
-// launch of a variant on a device raises its shared-memory limit and queries
-// its cluster occupancy there; later ones read the cache.
+// Enqueues `v` on `stream` over persistent_clusters() clusters: the two
+// steps below. The first launch of a variant on a device raises its
+// shared-memory limit and queries its cluster occupancy there; later ones
+// read the cache.
 cudaError_t launch_persistent(const KernelVariant& v, const GemmParams& params,
                               const DeviceCaps& caps, int sm_count_target, cudaStream_t stream);
+
+// What cudaLaunchKernelEx takes besides the parameter block. Not copyable:
+// config.attrs points at `cluster`.
+struct PersistentConfig {
+  PersistentConfig() = default;
+  PersistentConfig(const PersistentConfig&) = delete;
+  PersistentConfig& operator=(const PersistentConfig&) = delete;
+
+  KernelEntry kernel;
+  cudaLaunchConfig_t config;
+  cudaLaunchAttribute cluster;
+};
+
+// The grid, block, shared memory and cluster of `v` for `params`.
+// cudaErrorInvalidConfiguration when the device cannot hold a cluster of it.
+cudaError_t configure_persistent(const KernelVariant& v, const GemmParams& params,
+                                 const DeviceCaps& caps, int sm_count_target, cudaStream_t stream,
+                                 PersistentConfig* out);
+
+// cudaLaunchKernelEx alone (bwgemm-bench times it as the floor of a call's
+// host cost).
+cudaError_t enqueue_persistent(const PersistentConfig& c, const GemmParams& params);
 
 }  // namespace bwgemm

@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: MIT
 // The sm100 kernel family as dispatch sees it. Dispatch guards its launches
 // (dispatch/family_guard.h): no Blackwell GPU has run it yet.
-#include "kernels/common/kernel_launch.h"
+#include "kernels/sm100/family.h"
 #include "kernels/sm100/selection.h"
 #include "kernels/sm100/variants.h"
 
 namespace bwgemm::sm100 {
+
+extern const VariantCatalog kCatalog = {"sm100", select_variant, tile_shape};
+
 namespace {
 
 LaunchResult launch(const GemmProblem& p, const DeviceCaps& caps, int config,
                     uint32_t* error_flag) {
-  static const VariantCatalog catalog = {"sm100", select_variant, tile_shape};
-  return launch_gemm(catalog, p, caps, config, error_flag);
+  return launch_gemm(kCatalog, p, caps, config, error_flag);
 }
 
 }  // namespace

@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: MIT
 // The sm90 kernel family as dispatch sees it.
-#include "kernels/common/kernel_launch.h"
+#include "kernels/sm90/family.h"
 #include "kernels/sm90/selection.h"
 #include "kernels/sm90/variants.h"
 
 namespace bwgemm::sm90 {
+
+extern const VariantCatalog kCatalog = {"sm90", select_variant, tile_shape};
+
 namespace {
 
 LaunchResult launch(const GemmProblem& p, const DeviceCaps& caps, int config,
                     uint32_t* error_flag) {
-  static const VariantCatalog catalog = {"sm90", select_variant, tile_shape};
-  return launch_gemm(catalog, p, caps, config, error_flag);
+  return launch_gemm(kCatalog, p, caps, config, error_flag);
 }
 
 }  // namespace

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: MIT
+// The CSV the report writes, from made-up results: as many fields in every row
+// as in the header, and the bandwidth, copy and bare-launch columns computed
+// from the times as bench/README.md says.
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "measure.h"
+#include "output.h"
+#include "traffic.h"
+
+namespace {
+
+int g_failures = 0;
+
+void check(bool ok, const char* what, int line) {
+  if (ok) return;
+  std::fprintf(stderr, "test_report:%d: FAIL: %s\n", line, what);
+  ++g_failures;
+}
+#define CHECK(cond) check((cond), #cond, __LINE__)
+
+bool near(double a, double b) { return std::fabs(a - b) <= 1e-3 * std::fabs(b) + 1e-9; }
+
+// RFC 4180 fields of one line.
+std::vector<std::string> fields(const std::string& line) {
+  std::vector<std::string> out(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+      out.back() += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      out.emplace_back();
+    } else {
+      out.back() += c;
+    }
+  }
+  return out;
+}
+
+bench::Stats us(double median) { return {median, median, median, 30}; }
+constexpr bench::Stats kNone = {NAN, NAN, NAN, 0};
+
+bench::PathResult path(bench::Path p, const std::string& ran) {
+  bench::PathResult r;
+  r.path = p;
+  r.device = r.eager = r.graph = r.host = kNone;
+  r.ran = {ran};
+  r.rel_err = p == bench::Path::kCublas ? NAN : 1e-4;
+  r.mismatch = false;
+  return r;
+}
+
+const bench::Suite& suite(const char* name) {
+  for (const bench::Suite& s : bench::builtin_suites())
+    if (s.name == name) return s;
+  std::fprintf(stderr, "test_report: no suite %s\n", name);
+  std::exit(1);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: test_report CSV\n");
+    return 2;
+  }
+  const double copy_tbps = 4.0;
+  const bench::Suite& decode = suite("decode");
+  const bench::Suite& host = suite("host");
+  {
+    bench::GpuInfo gpu;
+    gpu.name = "Test, GPU";  // quoted in the CSV
+    gpu.l2_bytes = size_t{50} << 20;
+    bench::Report report(argv[1], gpu, bench::Options{}, 1980, copy_tbps);
+
+    bench::ShapeResult t;
+    t.shape = decode.shapes.front();
+    t.layout = bench::layout_of(t.shape);
+    t.bytes = bench::bytes_moved(t.shape, false);
+    t.sets = 5;
+    t.rates = true;
+    const double device[] = {20, 10, 40}, graph[] = {18, 9, 36}, eager[] = {25, 12, 41};
+    for (int i = 0; i < 3; ++i) {
+      bench::PathResult p = path(bench::kThroughputPaths[i], i == 0 ? "cublas" : "sm90:x");
+      p.device = us(device[i]);
+      p.graph = us(graph[i]);
+      p.eager = us(eager[i]);
+      t.paths.push_back(p);
+    }
+    report.begin_suite(decode);
+    report.add(decode, t);
+
+    bench::ShapeResult h;
+    h.shape = host.shapes.front();
+    h.layout = bench::layout_of(h.shape);
+    h.bytes = bench::bytes_moved(h.shape, false);
+    const double host_us[] = {6.5, 6.8, 3.9, 3.4};
+    int i = 0;
+    for (bench::Path p : bench::kHostPaths) {
+      bench::PathResult r = path(p, "sm90:x");
+      r.host = us(host_us[i++]);
+      h.paths.push_back(r);
+    }
+    report.begin_suite(host);
+    report.add(host, h);
+    CHECK(report.mismatches() == 0);
+  }
+
+  std::ifstream in(argv[1]);
+  std::string line;
+  CHECK(static_cast<bool>(std::getline(in, line)));
+  const std::vector<std::string> header = fields(line);
+  std::map<std::string, size_t> col;
+  for (size_t c = 0; c < header.size(); ++c) col[header[c]] = c;
+  for (const char* name : {"path", "metric", "median_us", "tbps", "bw_vs_copy", "copy_tbps",
+                           "bytes", "added_us", "vs_bare_us", "ratio_vs_cublas", "gpu", "sets"})
+    CHECK(col.count(name) == 1);
+
+  const double bytes = bench::bytes_moved(decode.shapes.front(), false);
+  int rows = 0;
+  std::map<std::string, std::vector<std::string>> by_key;  // "path/metric"
+  while (std::getline(in, line)) {
+    const std::vector<std::string> f = fields(line);
+    CHECK(f.size() == header.size());
+    if (f.size() != header.size()) continue;
+    ++rows;
+    CHECK(f[col["gpu"]] == "Test, GPU");
+    by_key[f[col["suite"]] + "/" + f[col["path"]] + "/" + f[col["metric"]]] = f;
+  }
+  CHECK(rows == 3 * 3 + 4);  // decode: 3 paths x 3 metrics; host: 4 paths
+
+  auto number = [&](const char* key, const char* column) {
+    const auto it = by_key.find(key);
+    if (it == by_key.end()) return std::nan("");
+    const std::string& v = it->second[col[column]];
+    return v.empty() ? std::nan("") : std::stod(v);
+  };
+  CHECK(near(number("decode/dispatch/device", "tbps"), bytes / 10.0 * 1e-6));
+  CHECK(near(number("decode/dispatch/device", "bw_vs_copy"), bytes / 10.0 * 1e-6 / copy_tbps));
+  CHECK(near(number("decode/kernel/graph", "tbps"), bytes / 36.0 * 1e-6));
+  CHECK(near(number("decode/dispatch/graph", "ratio_vs_cublas"), 2.0));
+  CHECK(near(number("decode/cublas/eager", "copy_tbps"), copy_tbps));
+  CHECK(near(number("decode/cublas/device", "bytes"), bytes));
+  CHECK(near(number("decode/cublas/device", "sets"), 5));
+  CHECK(std::isnan(number("decode/kernel/device", "vs_bare_us")));
+  CHECK(near(number("host/kernel/host", "added_us"), 3.9 - 6.5));
+  CHECK(near(number("host/kernel/host", "vs_bare_us"), 3.9 - 3.4));
+  CHECK(near(number("host/forward/host", "added_us"), 6.8 - 6.5));
+  CHECK(near(number("host/bare/host", "median_us"), 3.4));
+  CHECK(std::isnan(number("host/bare/host", "tbps")));
+
+  if (g_failures != 0) {
+    std::fprintf(stderr, "test_report: %d check(s) failed\n", g_failures);
+    return 1;
+  }
+  std::printf("test_report: all checks passed\n");
+  return 0;
+}

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+// The bench's arithmetic on the CPU: bytes moved, effective and copy
+// bandwidth, the operand-set count, and the decode suite's shapes.
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include "suites.h"
+#include "traffic.h"
+
+namespace {
+
+int g_failures = 0;
+
+void check(bool ok, const char* what, int line) {
+  if (ok) return;
+  std::fprintf(stderr, "test_traffic:%d: FAIL: %s\n", line, what);
+  ++g_failures;
+}
+#define CHECK(cond) check((cond), #cond, __LINE__)
+
+bool near(double a, double b) { return std::fabs(a - b) <= 1e-12 * std::fabs(b); }
+
+bench::Shape shape(int64_t m, int64_t n, int64_t k, int64_t batch = 1) {
+  bench::Shape s;
+  s.m = m;
+  s.n = n;
+  s.k = k;
+  s.batch = batch;
+  return s;
+}
+
+void bytes_moved_counts_a_b_c_and_d() {
+  // 4096 x 16 x 4096 in 16-bit: A 4096*4096, B 4096*16, D 4096*16 elements.
+  CHECK(bench::bytes_moved(shape(4096, 16, 4096), false) == 33816576.0);
+  // beta != 0 reads C as well: 4096*16 more elements.
+  CHECK(bench::bytes_moved(shape(4096, 16, 4096), true) == 33947648.0);
+  // m, n and k each in their place: 2*(3*5 + 5*7 + 3*7) bytes.
+  CHECK(bench::bytes_moved(shape(3, 7, 5), false) == 142.0);
+  CHECK(bench::bytes_moved(shape(3, 7, 5, 4), false) == 4 * 142.0);
+  // Padding between rows and the leading dimension is not traffic.
+  bench::Shape padded = shape(4095, 4097, 4096);
+  padded.ld = bench::LdMode::kPad8;
+  CHECK(bench::bytes_moved(padded, false) == bench::bytes_moved(shape(4095, 4097, 4096), false));
+}
+
+void bandwidths_in_terabytes_per_second() {
+  CHECK(near(bench::terabytes_per_second(33816576.0, 10.0), 3.3816576));
+  CHECK(std::isnan(bench::terabytes_per_second(1e6, 0.0)));
+  CHECK(std::isnan(bench::terabytes_per_second(1e6, std::nan(""))));
+  // 1 GiB copied in 500 us moves 2 GiB: 4.294967296 TB/s.
+  CHECK(near(bench::copy_terabytes_per_second(size_t{1} << 30, 500.0), 4.294967296));
+}
+
+void operand_sets_exceed_three_l2() {
+  const size_t h100_l2 = 50u << 20, l2_60 = 60u << 20, weight = 32u << 20;
+  CHECK(bench::operand_sets(weight, h100_l2) == 5);  // 150 MiB / 32 MiB = 4.7
+  CHECK(bench::operand_sets(weight, l2_60) == 6);    // 180 MiB / 32 MiB = 5.6
+  CHECK(bench::operand_sets(h100_l2, h100_l2) == 3);
+  CHECK(bench::operand_sets(3 * h100_l2, h100_l2) == 1);
+  CHECK(bench::operand_sets(size_t{1} << 34, h100_l2) == 1);
+  CHECK(bench::operand_sets(1024, h100_l2) == bench::kMaxSets);
+  CHECK(bench::operand_sets(0, h100_l2) == bench::kMaxSets);
+  // Below the cap: the fewest sets that make 3x the L2.
+  for (size_t set = 1u << 20; set < (400u << 20); set += 7u << 20) {
+    const size_t sets = static_cast<size_t>(bench::operand_sets(set, l2_60));
+    if (sets == static_cast<size_t>(bench::kMaxSets)) continue;
+    CHECK(sets * set >= bench::kFootprintPerL2 * l2_60);
+    CHECK(sets == 1 || (sets - 1) * set < bench::kFootprintPerL2 * l2_60);
+  }
+}
+
+void set_bytes_cover_the_padded_operands() {
+  // 4095 x 4097 x 4096 TN padded: lda = ldb = 4096, ldc = 4096; 2 batches.
+  bench::Shape s = shape(4095, 4097, 4096, 2);
+  s.ld = bench::LdMode::kPad8;
+  const bench::SetBytes b = bench::set_bytes(s, bench::layout_of(s));
+  CHECK(b.a == 2u * 4096 * 4095 * 2);  // lda x m (A^T), 2 batches, 2 bytes
+  CHECK(b.b == 2u * 4096 * 4097 * 2);
+  CHECK(b.c == 2u * 4096 * 4097 * 2);
+  CHECK(b.total() == b.a + b.b + b.c);
+  // Rounded up to 256 bytes: 3 x 5 elements of 2 bytes.
+  const bench::Shape tiny = shape(3, 7, 5);
+  const bench::SetBytes t = bench::set_bytes(tiny, bench::layout_of(tiny));
+  CHECK(t.a == 256 && t.b == 256 && t.c == 256);
+}
+
+void decode_suite_is_the_issue_grid() {
+  const bench::Suite* decode = nullptr;
+  for (const bench::Suite& s : bench::builtin_suites())
+    if (s.name == "decode") decode = &s;
+  CHECK(decode != nullptr);
+  if (decode == nullptr) return;
+  CHECK(decode->rates);
+  CHECK(decode->kind == bench::SuiteKind::kThroughput);
+  CHECK(decode->shapes.size() == 6 * 4 * 2 * 2);
+  std::set<std::tuple<int64_t, int64_t, int64_t, std::string, std::string>> seen;
+  for (const bench::Shape& s : decode->shapes) {
+    seen.insert({s.m, s.n, s.k, bench::op_name(s), bench::dtype_name(s.dtype)});
+    CHECK(s.batch == 1);
+    CHECK(s.ld == bench::LdMode::kMin);
+  }
+  CHECK(seen.size() == decode->shapes.size());
+  for (int64_t n : {1, 8, 16, 32, 64, 128})
+    for (auto mk :
+         {std::pair<int64_t, int64_t>{4096, 4096}, {14336, 4096}, {4096, 14336}, {8192, 8192}})
+      for (const char* op : {"TN", "NN"})
+        for (const char* dtype : {"bf16", "fp16"})
+          CHECK(seen.count({mk.first, n, mk.second, op, dtype}) == 1);
+}
+
+}  // namespace
+
+int main() {
+  bytes_moved_counts_a_b_c_and_d();
+  bandwidths_in_terabytes_per_second();
+  operand_sets_exceed_three_l2();
+  set_bytes_cover_the_padded_operands();
+  decode_suite_is_the_issue_grid();
+  if (g_failures != 0) {
+    std::fprintf(stderr, "test_traffic: %d check(s) failed\n", g_failures);
+    return 1;
+  }
+  std::printf("test_traffic: all checks passed\n");
+  return 0;
+}
