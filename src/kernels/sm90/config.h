@@ -51,27 +51,20 @@ struct Config {
   static constexpr uint32_t kStagingBytes = 32 * 1024;
   static constexpr int kChunksPerStaging = kStagingBytes / kChunkBytes;
 
-  // Where TMA cannot store D, the producer warpgroup's other warps store it
-  // from the staging buffers the consumers hand them (epilogue_store.cuh).
-  static constexpr int kStoreWarps = 3;
-
-  // Shared memory: stages | staging buffers | full and empty barriers |
-  // staged and drained barriers per consumer. Every tile is 1024-byte
-  // aligned, as 128B swizzling requires.
+  // Shared memory: stages | staging buffers | full and empty barriers. Every
+  // tile is 1024-byte aligned, as 128B swizzling requires.
   static constexpr uint32_t kStagingOffset = kStages * kStageBytes;
   static constexpr uint32_t kBarrierOffset = kStagingOffset + kConsumers * kStagingBytes;
-  static constexpr int kBarriers = 2 * kStages + 2 * kConsumers;
-  static constexpr uint32_t kSmemBytes = kBarrierOffset + kBarriers * sizeof(uint64_t);
+  static constexpr uint32_t kSmemBytes = kBarrierOffset + 2 * kStages * sizeof(uint64_t);
 
   // empty[s] is released by every consumer warp of both CTAs: the peer's
   // column half lands in this CTA's stage too.
   static constexpr uint32_t kEmptyArrivals = kClusterSize * kConsumers * 4;
 
-  // Register split of the 168 x 384 the kernel is given: the producer
-  // warpgroup keeps enough for the store warps' loop (no spills at 56), the
-  // consumers hold 128 fp32 accumulators each.
-  static constexpr uint32_t kProducerRegisters = 56;
-  static constexpr uint32_t kConsumerRegisters = 224;
+  // Register split: the producer keeps little, the consumers hold 128 fp32
+  // accumulators each.
+  static constexpr uint32_t kProducerRegisters = 40;
+  static constexpr uint32_t kConsumerRegisters = 232;
 
   static_assert(std::is_same_v<Out, AB> || std::is_same_v<Out, float>);
   static_assert(kStageBytes % 1024 == 0 && kStagingBytes % 1024 == 0);

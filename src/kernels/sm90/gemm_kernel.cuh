@@ -11,8 +11,6 @@
 // Consumers hold the accumulators in registers, stage their block of D in
 // 128B-swizzled chunks, issue one TMA store per chunk and start the next tile
 // while the stores drain (the producer has already loaded its first stages).
-// Where TMA cannot store D, the producer warpgroup's three other warps store
-// the staged chunks instead, while the consumers go on.
 #pragma once
 
 #include "kernels/common/cluster_tiles.cuh"
@@ -35,9 +33,8 @@
 namespace bwgemm::sm90 {
 
 // Warp roles: warpgroup 0 produces (warp 0 issues the TMA loads, the other
-// three store D where TMA cannot, else only give their registers away); every
-// other warpgroup is a consumer that runs the wgmma mainloop and the epilogue
-// of its 64 rows.
+// three only give their registers away); every other warpgroup is a consumer
+// that runs the wgmma mainloop and the epilogue of its 64 rows.
 enum class Role { Producer, Math };
 
 BWGEMM_DEVICE Role role_of(uint32_t warp) { return warp / 4 == 0 ? Role::Producer : Role::Math; }
@@ -48,17 +45,6 @@ template <class Cfg>
 struct SharedStorage : StageStorage<Cfg> {
   BWGEMM_DEVICE uint8_t* consumer_staging(uint32_t consumer) const {
     return this->staging() + consumer * Cfg::kStagingBytes;
-  }
-  // The consumer's staging buffer handed to the store warps: staged[] then
-  // drained[] after the stage ring's barriers; fills: its count.
-  BWGEMM_DEVICE ptx::Mbarrier* staged(uint32_t consumer) const {
-    return this->after_stage_barriers() + consumer;
-  }
-  BWGEMM_DEVICE ptx::Mbarrier* drained(uint32_t consumer) const {
-    return staged(Cfg::kConsumers) + consumer;
-  }
-  BWGEMM_DEVICE epilogue::StoreHandoff handoff(uint32_t consumer, uint32_t* fills) const {
-    return {staged(consumer), drained(consumer), fills};
   }
 };
 
@@ -136,8 +122,8 @@ BWGEMM_DEVICE void mainloop(const SharedStorage<Cfg>& smem, PipelineState<Cfg::k
 // (beta == 0) runs no branch and no bounds check per element.
 template <class Cfg, class Mma, bool kReadC>
 BWGEMM_DEVICE void epilogue_tile(const GemmParams& p, const SharedStorage<Cfg>& smem,
-                                 const TilePlace& place, uint32_t consumer, uint32_t* fills,
-                                 float alpha, float beta, float (&acc)[Mma::kAccumulators]) {
+                                 const TilePlace& place, uint32_t consumer, float alpha, float beta,
+                                 float (&acc)[Mma::kAccumulators]) {
   using Out = typename Cfg::Out;
   using Traits = epilogue::OutTraits<Out>;
   constexpr int kBlocksPerChunk = Cfg::kChunkCols / 8;
@@ -181,36 +167,9 @@ BWGEMM_DEVICE void epilogue_tile(const GemmParams& p, const SharedStorage<Cfg>& 
       Traits::store_pair(buffer + epilogue::swizzled_offset(rb, col * sizeof(Out)), v2, v3);
     }
   };
-  if (p.out_by_threads) {
-    epilogue::hand_off_block<Cfg>(p, place, smem.consumer_staging(consumer),
-                                  smem.handoff(consumer, fills), fill_chunk);
-    return;
-  }
   // Named barrier 0 is the CTA-wide one.
   epilogue::store_block_staged<Cfg, 64>(p, d, place, row0, smem.consumer_staging(consumer), thread,
                                         1 + consumer, fill_chunk);
-}
-
-// The store warps (warps 1-3): the consumers' staged blocks of every tile,
-// in the consumers' order, where TMA cannot store D.
-template <class Cfg>
-BWGEMM_DEVICE void store_handed_off(const GemmParams& p, const SharedStorage<Cfg>& smem,
-                                    uint32_t rank) {
-  using Out = typename Cfg::Out;
-  const uint32_t thread = ptx::thread_index() - 32;
-  uint32_t fills[Cfg::kConsumers] = {};
-  for (const int64_t t : ClusterTiles(p.scheduler)) {
-    const TilePlace place = place_tile<Cfg>(p, t, rank);
-    Out* d = static_cast<Out*>(p.out) + place.batch * p.out_stride;
-#pragma unroll
-    for (uint32_t consumer = 0; consumer < Cfg::kConsumers; ++consumer) {
-      const int32_t row0 = place.row0 + int32_t(consumer) * 64;
-      if (row0 >= p.rows) continue;  // as the consumer's epilogue_tile
-      epilogue::store_handed_off_block<Cfg, 64>(p, d, place, row0, smem.consumer_staging(consumer),
-                                                smem.handoff(consumer, &fills[consumer]), thread,
-                                                32 * Cfg::kStoreWarps);
-    }
-  }
 }
 
 template <class Cfg>
@@ -222,7 +181,6 @@ BWGEMM_DEVICE void consume(const GemmParams& p, const SharedStorage<Cfg>& smem, 
       Cfg::kRowMN, Cfg::kColMN>;
   float acc[Mma::kAccumulators];
   PipelineState<Cfg::kStages> ring;
-  uint32_t fills = 0;  // of this consumer's staging buffer by hand_off_block
   for (const int64_t t : ClusterTiles(p.scheduler)) {
     const TilePlace place = place_tile<Cfg>(p, t, rank);
     // Zeroing ends the previous tile's accumulators' lifetime (wgmma's asm
@@ -231,9 +189,9 @@ BWGEMM_DEVICE void consume(const GemmParams& p, const SharedStorage<Cfg>& smem, 
     for (float& v : acc) v = 0.0f;
     if (k_blocks > 0) mainloop<Cfg, Mma>(smem, ring, consumer, rank, k_blocks, acc);
     if (beta == 0.0f)
-      epilogue_tile<Cfg, Mma, false>(p, smem, place, consumer, &fills, alpha, beta, acc);
+      epilogue_tile<Cfg, Mma, false>(p, smem, place, consumer, alpha, beta, acc);
     else
-      epilogue_tile<Cfg, Mma, true>(p, smem, place, consumer, &fills, alpha, beta, acc);
+      epilogue_tile<Cfg, Mma, true>(p, smem, place, consumer, alpha, beta, acc);
   }
   // Stores must complete before the CTA (and its shared memory) goes away.
   if (ptx::thread_index() % 128 == 0) ptx::tma_store_wait<0>();
@@ -247,8 +205,7 @@ BWGEMM_DEVICE void gemm_kernel_body(const GemmParams& p) {
 
   if (ptx::thread_index() == 0) {
     init_barrier_rings(
-        BarrierRing{smem.full(0), smem.empty(0), Cfg::kStages, 1, Cfg::kEmptyArrivals},
-        BarrierRing{smem.staged(0), smem.drained(0), Cfg::kConsumers, 128, Cfg::kStoreWarps});
+        BarrierRing{smem.full(0), smem.empty(0), Cfg::kStages, 1, Cfg::kEmptyArrivals});
     prefetch_maps(p);
   }
   // The peer may arrive on, and multicast into, this CTA only after this.
@@ -260,12 +217,8 @@ BWGEMM_DEVICE void gemm_kernel_body(const GemmParams& p) {
 
   if (role_of(warp) == Role::Producer) {
     ptx::decrease_registers<Cfg::kProducerRegisters>();
-    if (warp == 0) {
-      if (ptx::elect_one()) produce<Cfg>(p, smem, rank, k_blocks);
-      ptx::sync_warp();
-    } else if (p.out_by_threads) {
-      store_handed_off<Cfg>(p, smem, rank);
-    }
+    if (warp == 0 && ptx::elect_one()) produce<Cfg>(p, smem, rank, k_blocks);
+    ptx::sync_warp();
   } else {
     ptx::increase_registers<Cfg::kConsumerRegisters>();
     consume<Cfg>(p, smem, rank, warp / 4 - 1, k_blocks, alpha, beta);
