@@ -6,6 +6,8 @@
 #include <cstring>
 #include <mutex>
 
+#include <cuda_runtime_api.h>
+
 #include "core/env_config.h"
 #include "core/fork_safe.h"
 #include "core/log.h"
@@ -57,14 +59,19 @@ bool first_time(uint64_t key) {
   return true;
 }
 
+// The line names the device current for the call (the one a kernel runs
+// on), so the decisions of a process driving several GPUs can be told apart;
+// -1 if the runtime cannot say. Asked only when a line is written.
 void log_decision(const RawCall& c, const Decision& d) {
+  int device = -1;
+  if (cudaGetDevice(&device) != cudaSuccess) device = -1;
   log_line("%s transa=%d transb=%d m=%" PRId64 " n=%" PRId64 " k=%" PRId64
            " Atype=%d Btype=%d Ctype=%d lda=%" PRId64 " ldb=%" PRId64 " ldc=%" PRId64
            " strideA=%lld strideB=%lld strideC=%lld batch=%" PRId64
-           " compute=%d algo=%d -> %s%s%s (%s)",
+           " compute=%d algo=%d device=%d -> %s%s%s (%s)",
            entry_point_name(c.entry, c.called_as), int(c.transa), int(c.transb), c.m, c.n, c.k,
            int(c.Atype), int(c.Btype), int(c.Ctype), c.lda, c.ldb, c.ldc, c.strideA, c.strideB,
-           c.strideC, c.batch, int(c.compute), int(c.algo), path_name(d.path),
+           c.strideC, c.batch, int(c.compute), int(c.algo), device, path_name(d.path),
            d.kernel[0] ? " " : "", d.kernel, reason_name(d.reason));
 }
 

@@ -224,6 +224,19 @@ void log_lines_name_the_entry_point_and_the_path(void** state) {
                    1);
 }
 
+// Each line names the device current for the call, so a process driving
+// several GPUs shows which device ran what.
+void log_lines_name_the_device(void** state) {
+  set_env("BWGEMM_LOG", "2");
+  test::invoke(candidate());
+  mock_cuda::set_current_device(1);
+  test::invoke(test::candidate_call(Api::Cublas, Entry::GemmEx));  // its handle made on device 1
+  mock_cuda::set_current_device(0);
+  const std::string text = log_text(state);
+  assert_int_equal(test::count_lines_with(text, {"bwgemm: ", " device=0 -> "}), 1);
+  assert_int_equal(test::count_lines_with(text, {"bwgemm: ", " device=1 -> sm90"}), 1);
+}
+
 // The defect: calls through bwgemmGemmEx & co. were logged as cublasGemmEx & co.
 // Each line names the function the caller called, and the same arguments
 // through the two names are two decisions at BWGEMM_LOG=1.
@@ -378,6 +391,7 @@ int main() {
       TEST(log_1_logs_each_decision_once),
       TEST(log_2_logs_every_call),
       TEST(log_lines_name_the_entry_point_and_the_path),
+      TEST(log_lines_name_the_device),
       TEST(log_lines_name_the_function_as_called),
       TEST(sm90_off_switches_the_sm90_family_off),
       TEST(sm100_off_switches_the_sm100_family_off),
