@@ -20,7 +20,9 @@ LaunchResult launch_gemm(const VariantCatalog& catalog, const GemmProblem& p,
   const KernelView view = to_kernel_view(p);
   if (!plan_loads(view).supported)
     return {LaunchStatus::kForward, BWGEMM_REASON_UNSUPPORTED_LAYOUT};
-  const KernelVariant& variant = catalog.select(variant_key(view));
+  const KernelVariant* variant = catalog.select(config, variant_key(view));
+  // choose_config offers only compiled configurations.
+  if (variant == nullptr) return {LaunchStatus::kForward, BWGEMM_REASON_LAUNCH_FAILED};
   GemmParams params;
   if (!make_launch_params(view, catalog.tile_shape(config, view.out_type), &params)) {
     if (!g_map_failure_warned.exchange(true))
@@ -28,7 +30,7 @@ LaunchResult launch_gemm(const VariantCatalog& catalog, const GemmProblem& p,
     return {LaunchStatus::kForward, BWGEMM_REASON_LAUNCH_FAILED};
   }
   params.error_flag = error_flag;
-  const cudaError_t err = launch_persistent(variant, params, caps, p.sm_count_target, p.stream);
+  const cudaError_t err = launch_persistent(*variant, params, caps, p.sm_count_target, p.stream);
   if (err != cudaSuccess) {
     if (!g_launch_failure_warned.exchange(true))
       log_warning("%s kernel launch failed (CUDA error %d); forwarding to cuBLAS",

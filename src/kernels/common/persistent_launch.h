@@ -24,7 +24,8 @@ struct KernelVariant {
   int index;  // dense over all families, < kMaxKernelVariants, for per-device caches
 };
 
-constexpr int kMaxKernelVariants = 32;
+// sm90's configurations from 0, sm100's from 128 (their kFirstVariantIndex).
+constexpr int kMaxKernelVariants = 144;
 
 // The clusters of a persistent grid: one per tile, up to the co-resident
 // clusters the device holds, and within `sm_count_target` SMs (a handle's
