@@ -5,6 +5,8 @@
 // k >= 512, and at least sm_count / 2 cluster tiles of 256 x 256 (one wave
 // of 2-CTA clusters), counting every batch.
 #include <cstdint>
+#include <cstring>
+#include <initializer_list>
 
 #include "kernels/sm90/policy.h"
 #include "support/cmocka_cxx.h"
@@ -40,7 +42,7 @@ void check(const Case* cases, size_t count) {
   for (size_t i = 0; i < count; ++i) {
     const Case& c = cases[i];
     const DeviceCaps caps{0, 9, 0, c.sm_count, 232448};
-    if (bwgemm::sm90::policy_prefers_kernel(problem(c), caps) != c.kernel)
+    if ((bwgemm::sm90::select_config(problem(c), caps).config == 0) != c.kernel)
       fail_msg("m %lld n %lld k %lld batch %lld on %d SMs: expected %s",
                static_cast<long long>(c.m), static_cast<long long>(c.n),
                static_cast<long long>(c.k), static_cast<long long>(c.batch), c.sm_count,
@@ -133,6 +135,30 @@ void the_wave_scales_with_the_sms_and_the_batch(void**) {
   check(cases);
 }
 
+// The one row the table takes without a measurement (policy.cpp says why):
+// decode, n <= 64, from a weight of m 2113..4224 rows and up to 32 MB, to the
+// 64 x 64 split-K pair; the other decode and small rows say cuBLAS, with the
+// row that decided.
+void decode_from_a_small_weight_takes_split_k(void**) {
+  const DeviceCaps caps{0, 9, 0, 132, 232448};
+  const auto config = [&](int64_t m, int64_t n, int64_t k, DType out) {
+    return bwgemm::sm90::select_config(problem({m, n, k, 1, BF16, out, 132, false}), caps);
+  };
+  const int split_pair = 4;  // sm90_64x64x64_12stage_2cta_splitk
+  for (int64_t n : {1, 8, 16, 32, 64}) {
+    assert_int_equal(config(4096, n, 4096, BF16).config, split_pair);
+    assert_non_null(std::strstr(config(4096, n, 4096, BF16).rule, "split-K"));
+  }
+  assert_int_equal(config(4096, 65, 4096, BF16).config, -1);   // n past decode
+  assert_int_equal(config(4096, 16, 14336, BF16).config, -1);  // 112 MB weight
+  assert_int_equal(config(14336, 16, 4096, BF16).config, -1);  // m past 4224
+  assert_int_equal(config(8192, 16, 8192, BF16).config, -1);
+  assert_int_equal(config(2048, 16, 4096, BF16).config, -1);  // m <= 2112: unmeasured
+  assert_int_equal(config(4096, 16, 1024, BF16).config, -1);  // k < 2048
+  assert_int_equal(config(4096, 16, 4096, F32).config, -1);   // fp32 output
+  assert_non_null(std::strstr(config(2048, 16, 4096, BF16).rule, "until measured"));
+}
+
 }  // namespace
 
 int main() {
@@ -142,6 +168,7 @@ int main() {
       cmocka_unit_test(small_shapes_and_short_k_stay_with_cublas),
       cmocka_unit_test(fp32_outputs_stay_with_cublas),
       cmocka_unit_test(the_wave_scales_with_the_sms_and_the_batch),
+      cmocka_unit_test(decode_from_a_small_weight_takes_split_k),
   };
   return cmocka_run_group_tests_name("sm90_policy", tests, nullptr, nullptr);
 }
