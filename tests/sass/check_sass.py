@@ -90,7 +90,7 @@ class Rule:
 RULES = [
     # Every sm90 instantiation (every configuration, type pair and operand
     # layout it is compiled for): TMA loads and stores, wgmma, register
-    # reconfiguration. wgmma must not be serialized (ptxas reports
+    # reconfiguration, the grid-dependency wait and trigger. wgmma must not be serialized (ptxas reports
     # C7510/C7514/C7515 only as "info"): some HGMMA is issued without waiting
     # on its group (no gsb0), and the mainloop keeps one group in flight
     # (wgmma.wait_group 1).
@@ -106,6 +106,10 @@ RULES = [
             r"^UTMALDG\.3D\s",
             r"^UTMASTG\.3D\b",
             r"^SYNCS\.PHASECHK\.TRANS64\.TRYWAIT\b",
+            # Programmatic dependent launch: griddepcontrol.wait and
+            # .launch_dependents (persistent_launch.cpp sets the attribute).
+            r"^ACQBULK\b",
+            r"^PREEXIT\b",
         ],
         forbid=LOCAL_MEMORY + [r"^HMMA\b"],
         count=SM90_KERNELS,

@@ -22,6 +22,10 @@ struct KernelVariant {
   int threads;
   int cluster_size;
   int index;  // dense over all families, < kMaxKernelVariants, for per-device caches
+  // The kernel waits for the previous grid on its stream (griddepcontrol)
+  // before touching memory, so it may be launched as a programmatic
+  // dependent, overlapping its prologue with that grid's tail.
+  bool programmatic;
 };
 
 // sm90's configurations from 0, sm100's from 128 (their kFirstVariantIndex).

@@ -30,6 +30,7 @@
 #include "kernels/common/stage_storage.cuh"
 #include "kernels/common/tile_place.cuh"
 #include "kernels/ptx/barrier.cuh"
+#include "kernels/ptx/grid_dependency.cuh"
 #include "kernels/ptx/index.cuh"
 #include "kernels/ptx/tma.cuh"
 #include "kernels/ptx/warp.cuh"
@@ -306,6 +307,12 @@ BWGEMM_DEVICE void gemm_kernel_body(const GemmParams& p) {
   }
   // The peers may arrive on, and load or store into, this CTA only after this.
   ptx::cluster_sync();
+  // Launched as a programmatic dependent (persistent_launch.cpp): everything
+  // above overlapped the previous grid on the stream; the scalars, operands
+  // and D are touched only after it has completed. The next grid may then be
+  // scheduled on SMs as this grid's CTAs leave them.
+  ptx::grid_dependency_wait();
+  ptx::grid_dependents_launch();
 
   const float alpha = p.alpha.load();
   const float beta = p.beta.load();

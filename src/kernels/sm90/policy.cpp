@@ -66,7 +66,7 @@ bool in(int64_t v, int64_t lo, int64_t hi) { return v >= lo && (hi == 0 || v <= 
 
 }  // namespace
 
-Selection select_config(const GemmProblem& p, const DeviceCaps& caps) {
+ConfigChoice select_config(const GemmProblem& p, const DeviceCaps& caps) {
   const bool aligned = tma_addressable(p.a, p.lda, 0, p.ab_type) &&
                        tma_addressable(p.b, p.ldb, 0, p.ab_type) &&
                        tma_addressable(p.c, p.ldc, 0, p.c_type);

@@ -6,14 +6,11 @@
 
 #include "core/device_caps.h"
 #include "core/problem.h"
+#include "kernels/kernel_family.h"
 
 namespace bwgemm::sm90 {
 
-struct Selection {
-  int config;        // an index into config.h's kShapes; -1: cuBLAS
-  const char* rule;  // the table row that decided, for the decision log
-};
-
-Selection select_config(const GemmProblem& p, const DeviceCaps& caps);
+// The configuration is an index into config.h's kShapes; -1: cuBLAS.
+ConfigChoice select_config(const GemmProblem& p, const DeviceCaps& caps);
 
 }  // namespace bwgemm::sm90

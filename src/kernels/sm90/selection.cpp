@@ -50,18 +50,18 @@ bwgemmReason_t supports(const GemmProblem&, const DeviceCaps& caps) {
   return BWGEMM_REASON_KERNEL_SELECTED;
 }
 
-Selection choose(const GemmProblem& p, const DeviceCaps& caps, bool forced, int named) {
-  Selection s = select_config(p, caps);
+ConfigChoice choose(const GemmProblem& p, const DeviceCaps& caps, bool forced, int named) {
+  ConfigChoice s = select_config(p, caps);
   if (!runnable(s.config, p, caps)) {
     if (!forced) return {-1, s.config < 0 ? s.rule : "the table's configuration is not compiled"};
-    s = {0, "forced: configuration 0"};
+    s = {0, "forced kernel: the large-tile configuration"};
   }
-  if (named >= 0 && runnable(named, p, caps)) s = {named, "BWGEMM_SM90_CONFIG"};
+  if (named >= 0 && runnable(named, p, caps)) s = {named, "named by BWGEMM_SM90_CONFIG"};
   return s;
 }
 
-int choose_config(const GemmProblem& p, const DeviceCaps& caps, bool forced) {
-  return choose(p, caps, forced, named_config()).config;
+ConfigChoice choose_config(const GemmProblem& p, const DeviceCaps& caps, bool forced) {
+  return choose(p, caps, forced, named_config());
 }
 
 }  // namespace bwgemm::sm90

@@ -20,9 +20,9 @@ bwgemmReason_t supports(const GemmProblem& p, const DeviceCaps& caps);
 // else configuration 0; -1 otherwise. `named` (a configuration index, or -1)
 // replaces the choice wherever the kernel runs and it is compiled for the
 // layout (BWGEMM_SM90_CONFIG). `rule` says which row decided.
-Selection choose(const GemmProblem& p, const DeviceCaps& caps, bool forced, int named);
+ConfigChoice choose(const GemmProblem& p, const DeviceCaps& caps, bool forced, int named);
 
 // choose() with BWGEMM_SM90_CONFIG's configuration.
-int choose_config(const GemmProblem& p, const DeviceCaps& caps, bool forced);
+ConfigChoice choose_config(const GemmProblem& p, const DeviceCaps& caps, bool forced);
 
 }  // namespace bwgemm::sm90

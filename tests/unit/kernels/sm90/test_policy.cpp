@@ -9,7 +9,17 @@
 #include <initializer_list>
 
 #include "kernels/sm90/policy.h"
+#include "kernels/sm90/selection.h"
+#include "kernels/sm90/variants.h"
 #include "support/cmocka_cxx.h"
+
+// The nvcc-built per-type variant tables, which selection never calls.
+namespace bwgemm::sm90 {
+#define NO_VARIANTS_(name, AB, Out) \
+  const KernelVariant* variants_##name(int, bool, bool) { return nullptr; }
+BWGEMM_FOR_EACH_TYPE_PAIR(NO_VARIANTS_)
+#undef NO_VARIANTS_
+}  // namespace bwgemm::sm90
 
 using bwgemm::DeviceCaps;
 using bwgemm::DType;
@@ -159,6 +169,30 @@ void decode_from_a_small_weight_takes_split_k(void**) {
   assert_non_null(std::strstr(config(2048, 16, 4096, BF16).rule, "until measured"));
 }
 
+// choose(): a configuration named (BWGEMM_SM90_CONFIG) replaces the table's
+// wherever the kernel runs and it is compiled for the layout; it never turns
+// a cuBLAS row into a kernel run unless forced.
+void a_named_configuration_replaces_the_choice(void**) {
+  const DeviceCaps caps{0, 9, 0, 132, 232448};
+  const int split4 = bwgemm::sm90::config_by_name("sm90_64x64x64_10stage_4cta_splitk");
+  assert_true(split4 > 0);
+  GemmProblem decode = problem({4096, 16, 4096, 1, BF16, BF16, 132, false});
+  assert_int_equal(bwgemm::sm90::choose(decode, caps, false, -1).config, 4);
+  assert_int_equal(bwgemm::sm90::choose(decode, caps, false, split4).config, split4);
+  assert_string_equal(bwgemm::sm90::choose(decode, caps, false, split4).rule,
+                      "named by BWGEMM_SM90_CONFIG");
+  // A cuBLAS row stays cuBLAS under AUTO; forced, the named configuration.
+  const GemmProblem cube = problem({1024, 1024, 1024, 1, F16, F16, 132, false});
+  assert_int_equal(bwgemm::sm90::choose(cube, caps, false, split4).config, -1);
+  assert_int_equal(bwgemm::sm90::choose(cube, caps, true, -1).config, 0);
+  assert_int_equal(bwgemm::sm90::choose(cube, caps, true, split4).config, split4);
+  // B transposed (an M/N-major row operand): decode configurations are not
+  // compiled for it, so configuration 0 runs when forced, cuBLAS otherwise.
+  decode.trans_b = true;
+  assert_int_equal(bwgemm::sm90::choose(decode, caps, true, split4).config, 0);
+  assert_int_equal(bwgemm::sm90::choose(decode, caps, false, -1).config, -1);
+}
+
 }  // namespace
 
 int main() {
@@ -169,6 +203,7 @@ int main() {
       cmocka_unit_test(fp32_outputs_stay_with_cublas),
       cmocka_unit_test(the_wave_scales_with_the_sms_and_the_batch),
       cmocka_unit_test(decode_from_a_small_weight_takes_split_k),
+      cmocka_unit_test(a_named_configuration_replaces_the_choice),
   };
   return cmocka_run_group_tests_name("sm90_policy", tests, nullptr, nullptr);
 }
