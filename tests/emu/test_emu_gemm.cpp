@@ -141,8 +141,10 @@ std::vector<Run> matrix() {
   // Decode and skinny shapes (n <= 64, k over many blocks): k blocks that
   // split unevenly over 2 or 4 CTAs (11 blocks), fewer blocks than CTAs (1),
   // m past a tile edge, beta != 0, fp32 output, TN and NN.
-  const int64_t decode[][3] = {{200, 1, 700}, {130, 8, 64}, {300, 33, 1000}, {257, 64, 520}};
-  for (int i = 0; i < 4; ++i) {
+  // The last has the tokens as m (C = tokens x weight rows).
+  const int64_t decode[][3] = {
+      {200, 1, 700}, {130, 8, 64}, {300, 33, 1000}, {257, 64, 520}, {17, 300, 1000}};
+  for (int i = 0; i < 5; ++i) {
     GemmCase d;
     d.ab = i % 2 ? DType::BF16 : DType::F16;
     d.c = i == 2 ? DType::F32 : d.ab;

@@ -146,7 +146,8 @@ void the_wave_scales_with_the_sms_and_the_batch(void**) {
 }
 
 // The one row the table takes without a measurement (policy.cpp says why):
-// decode, n <= 64, from a weight of m 2113..4224 rows and up to 32 MB, to the
+// decode, <= 64 tokens (n, or m), from a weight of 2113..4224 rows and up to
+// 32 MB, to the
 // 64 x 64 split-K pair; the other decode and small rows say cuBLAS, with the
 // row that decided.
 void decode_from_a_small_weight_takes_split_k(void**) {
@@ -159,6 +160,9 @@ void decode_from_a_small_weight_takes_split_k(void**) {
     assert_int_equal(config(4096, n, 4096, BF16).config, split_pair);
     assert_non_null(std::strstr(config(4096, n, 4096, BF16).rule, "split-K"));
   }
+  // Tokens as m (C = tokens x weight rows): the same tiles, transposed.
+  assert_int_equal(config(16, 4096, 4096, BF16).config, split_pair);
+  assert_int_equal(config(64, 3000, 2048, BF16).config, split_pair);
   assert_int_equal(config(4096, 65, 4096, BF16).config, -1);   // n past decode
   assert_int_equal(config(4096, 16, 14336, BF16).config, -1);  // 112 MB weight
   assert_int_equal(config(14336, 16, 4096, BF16).config, -1);  // m past 4224
