@@ -18,7 +18,7 @@
     using Config = ns::ConfigFor<AB, Out, kRowMN, kColMN, kCfg>;           \
     static constexpr int kFirstVariantIndex = ns::kFirstVariantIndex;      \
     static constexpr int kConfigCount = ns::kConfigCount;                  \
-    static constexpr bool kProgrammaticLaunch = false;                     \
+    static constexpr bool programmatic_launch(int) { return false; }       \
     static constexpr bool compiled(int config, bool row_mn, bool col_mn) { \
       return ns::layout_compiled(config, row_mn, col_mn);                  \
     }                                                                      \

@@ -19,7 +19,8 @@ namespace bwgemm {
 // Family provides `template <class AB, class Out, bool RowMN, bool ColMN, int
 // Config> using Config`, `template <class Cfg> static KernelEntry entry()`,
 // `kFirstVariantIndex` (where its variants start among all families'),
-// `kProgrammaticLaunch` (its kernel waits for the previous grid itself),
+// `programmatic_launch(config)` (the configuration's kernel waits for the
+// previous grid itself and is launched as a programmatic dependent),
 // `kConfigCount` and `static constexpr bool compiled(int config, bool row_mn,
 // bool col_mn)`.
 template <class Family, class AB, class Out>
@@ -32,9 +33,12 @@ struct VariantTableOf {
                             variant_ordinal(std::is_same_v<AB, __nv_bfloat16>,
                                             std::is_same_v<Out, float>, kRowMN, kColMN);
       static_assert(index < kMaxKernelVariants);
-      return {
-          Family::template entry<Cfg>(), Cfg::kSmemBytes, Cfg::kThreads, Cfg::kClusterSize, index,
-          Family::kProgrammaticLaunch};
+      return {Family::template entry<Cfg>(),
+              Cfg::kSmemBytes,
+              Cfg::kThreads,
+              Cfg::kClusterSize,
+              index,
+              Family::programmatic_launch(kConfig)};
     } else {
       return {nullptr, 0, 0, 0, -1, false};
     }

@@ -26,7 +26,8 @@ struct Family {
   using Config = ConfigFor<AB, Out, kRowMN, kColMN, kConfig>;
   static constexpr int kFirstVariantIndex = sm100::kFirstVariantIndex;
   static constexpr int kConfigCount = sm100::kConfigCount;
-  static constexpr bool kProgrammaticLaunch = false;  // no griddepcontrol.wait in the kernel
+  // No griddepcontrol.wait in the kernel.
+  static constexpr bool programmatic_launch(int) { return false; }
   static constexpr bool compiled(int config, bool row_mn, bool col_mn) {
     return layout_compiled(config, row_mn, col_mn);
   }

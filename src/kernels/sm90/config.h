@@ -36,6 +36,11 @@ struct Shape {
   // Which operand layouts are compiled (bit: row_mn * 2 + col_mn); the others
   // run configuration 0. Only what the selection can pick is instantiated.
   uint8_t layouts;
+  // Launched as a programmatic dependent (persistent_launch.cpp): the
+  // prologue overlaps the previous grid on the stream. Every configuration's
+  // kernel waits for that grid (griddepcontrol.wait) before touching memory;
+  // configuration 0 keeps its measured plain launch until PDL is measured on it.
+  bool programmatic;
 };
 
 constexpr uint8_t kAllLayouts = 0xF;
@@ -45,16 +50,16 @@ constexpr uint8_t kDecodeLayouts = 0x3;
 
 inline constexpr Shape kShapes[] = {
     // The large-shape configuration (docs/perf.md).
-    {"sm90_256x256x64_3stage_2cta", 2, 256, 2, ClusterMode::kMulticast, 3, kAllLayouts},
+    {"sm90_256x256x64_3stage_2cta", 2, 256, 2, ClusterMode::kMulticast, 3, kAllLayouts, false},
     // A quarter of the tile for small and skinny shapes: 4x the tiles.
-    {"sm90_128x128x64_6stage_2cta", 1, 128, 2, ClusterMode::kMulticast, 6, kAllLayouts},
+    {"sm90_128x128x64_6stage_2cta", 1, 128, 2, ClusterMode::kMulticast, 6, kAllLayouts, true},
     // One CTA, 64 x 128: 8x the tiles of configuration 0, no cluster.
-    {"sm90_64x128x64_8stage_1cta", 1, 128, 1, ClusterMode::kMulticast, 8, kAllLayouts},
+    {"sm90_64x128x64_8stage_1cta", 1, 128, 1, ClusterMode::kMulticast, 8, kAllLayouts, true},
     // Decode, n <= 64: 64 x 64 tiles streaming the weight with deep rings,
     // alone or with K split over 2 or 4 CTAs to cover every SM.
-    {"sm90_64x64x64_12stage_1cta", 1, 64, 1, ClusterMode::kMulticast, 12, kDecodeLayouts},
-    {"sm90_64x64x64_12stage_2cta_splitk", 1, 64, 2, ClusterMode::kSplitK, 12, kDecodeLayouts},
-    {"sm90_64x64x64_10stage_4cta_splitk", 1, 64, 4, ClusterMode::kSplitK, 10, kDecodeLayouts},
+    {"sm90_64x64x64_12stage_1cta", 1, 64, 1, ClusterMode::kMulticast, 12, kDecodeLayouts, true},
+    {"sm90_64x64x64_12stage_2cta_splitk", 1, 64, 2, ClusterMode::kSplitK, 12, kDecodeLayouts, true},
+    {"sm90_64x64x64_10stage_4cta_splitk", 1, 64, 4, ClusterMode::kSplitK, 10, kDecodeLayouts, true},
 };
 constexpr int kConfigCount = int(sizeof kShapes / sizeof kShapes[0]);
 

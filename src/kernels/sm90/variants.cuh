@@ -24,7 +24,7 @@ struct Family {
   using Config = ConfigFor<AB, Out, kRowMN, kColMN, kConfig>;
   static constexpr int kFirstVariantIndex = sm90::kFirstVariantIndex;
   static constexpr int kConfigCount = sm90::kConfigCount;
-  static constexpr bool kProgrammaticLaunch = true;  // gemm_kernel_body waits (griddepcontrol)
+  static constexpr bool programmatic_launch(int config) { return kShapes[config].programmatic; }
   static constexpr bool compiled(int config, bool row_mn, bool col_mn) {
     return layout_compiled(config, row_mn, col_mn);
   }
