@@ -5,8 +5,10 @@
 
 #include "core/device_caps.h"
 #include "kernels/common/kernel_launch.h"
+#include "kernels/sm100/config.h"
 #include "kernels/sm100/family.h"
 #include "kernels/sm100/variants.h"
+#include "kernels/sm90/config.h"
 #include "kernels/sm90/family.h"
 #include "kernels/sm90/variants.h"
 

@@ -87,7 +87,9 @@ typedef struct bwgemmDispatchInfo {
   bwgemmPath_t path;
   bwgemmReason_t reason;
   const char* reason_name;    /* stable identifier, e.g. "NO_KERNEL_FOR_ARCH" */
-  const char* reason_message; /* one line for humans */
+  const char* reason_message; /* one line for humans; where a kernel family's selection
+                                 table decided (a kernel ran, or the table prefers cuBLAS),
+                                 the table's rule, e.g. why this configuration */
   const char* kernel;         /* kernel configuration name, or "" when forwarded */
 } bwgemmDispatchInfo_t;
 

@@ -65,13 +65,18 @@ bwgemmReason_t prepare(const RawCall& call, Prepared* out) {
 cublasStatus_t run_gemm(const RawCall& call) {
   Prepared prepared;
   bwgemmReason_t reason = prepare(call, &prepared);
+  // Only these two reasons come from the plan, which then holds the rule.
+  const char* rule =
+      reason == BWGEMM_REASON_KERNEL_SELECTED || reason == BWGEMM_REASON_POLICY_PREFERS_CUBLAS
+          ? prepared.plan.rule
+          : nullptr;
   if (reason == BWGEMM_REASON_KERNEL_SELECTED) {
     const KernelFamily& family = *prepared.plan.family;
     const LaunchResult launched = launch_planned(prepared.plan, prepared.problem, prepared.caps);
     switch (launched.status) {
       case LaunchStatus::kEnqueued:
         record_decision(call, family.path, launched.reason,
-                        family.config_name(prepared.plan.config));
+                        family.config_name(prepared.plan.config), rule);
         return CUBLAS_STATUS_SUCCESS;
       // Reported late, as CUDA reports asynchronous errors; the family is
       // switched off by now.
@@ -79,10 +84,13 @@ cublasStatus_t run_gemm(const RawCall& call) {
         record_decision(call, family.path, launched.reason, "");
         return CUBLAS_STATUS_EXECUTION_FAILED;
       // Nothing was enqueued, so cuBLAS can still compute the call.
-      case LaunchStatus::kForward: reason = launched.reason; break;
+      case LaunchStatus::kForward:
+        reason = launched.reason;
+        rule = nullptr;
+        break;
     }
   }
-  record_decision(call, BWGEMM_PATH_CUBLAS, reason, "");
+  record_decision(call, BWGEMM_PATH_CUBLAS, reason, "", rule);
   return forward_call(call);
 }
 

@@ -20,8 +20,9 @@ struct Decision {
   bwgemmPath_t path;
   bwgemmReason_t reason;
   const char* kernel;
+  const char* rule;
 };
-thread_local Decision t_last{BWGEMM_PATH_NONE, BWGEMM_REASON_KERNEL_SELECTED, ""};
+thread_local Decision t_last{BWGEMM_PATH_NONE, BWGEMM_REASON_KERNEL_SELECTED, "", nullptr};
 
 // Decisions already logged at BWGEMM_LOG=1, as hashes in an open-addressed
 // table. When it fills up, further decisions are logged every time.
@@ -37,12 +38,26 @@ uint64_t mix(uint64_t h, uint64_t v) {
 
 uint64_t decision_key(const RawCall& c, const Decision& d) {
   uint64_t h = 0;
-  for (uint64_t v :
-       {uint64_t(c.entry), uint64_t(c.called_as), uint64_t(c.transa), uint64_t(c.transb),
-        uint64_t(c.m), uint64_t(c.n), uint64_t(c.k), uint64_t(c.Atype), uint64_t(c.Btype),
-        uint64_t(c.Ctype), uint64_t(c.lda), uint64_t(c.ldb), uint64_t(c.ldc), uint64_t(c.batch),
-        uint64_t(c.compute), uint64_t(c.algo), uint64_t(d.path), uint64_t(d.reason),
-        uint64_t(reinterpret_cast<uintptr_t>(d.kernel))})
+  for (uint64_t v : {uint64_t(c.entry),
+                     uint64_t(c.called_as),
+                     uint64_t(c.transa),
+                     uint64_t(c.transb),
+                     uint64_t(c.m),
+                     uint64_t(c.n),
+                     uint64_t(c.k),
+                     uint64_t(c.Atype),
+                     uint64_t(c.Btype),
+                     uint64_t(c.Ctype),
+                     uint64_t(c.lda),
+                     uint64_t(c.ldb),
+                     uint64_t(c.ldc),
+                     uint64_t(c.batch),
+                     uint64_t(c.compute),
+                     uint64_t(c.algo),
+                     uint64_t(d.path),
+                     uint64_t(d.reason),
+                     uint64_t(reinterpret_cast<uintptr_t>(d.kernel)),
+                     uint64_t(reinterpret_cast<uintptr_t>(d.rule))})
     h = mix(h, v);
   return h | 1;  // 0 marks an empty slot
 }
@@ -68,18 +83,19 @@ void log_decision(const RawCall& c, const Decision& d) {
   log_line("%s transa=%d transb=%d m=%" PRId64 " n=%" PRId64 " k=%" PRId64
            " Atype=%d Btype=%d Ctype=%d lda=%" PRId64 " ldb=%" PRId64 " ldc=%" PRId64
            " strideA=%lld strideB=%lld strideC=%lld batch=%" PRId64
-           " compute=%d algo=%d device=%d -> %s%s%s (%s)",
+           " compute=%d algo=%d device=%d -> %s%s%s (%s%s%s)",
            entry_point_name(c.entry, c.called_as), int(c.transa), int(c.transb), c.m, c.n, c.k,
            int(c.Atype), int(c.Btype), int(c.Ctype), c.lda, c.ldb, c.ldc, c.strideA, c.strideB,
            c.strideC, c.batch, int(c.compute), int(c.algo), device, path_name(d.path),
-           d.kernel[0] ? " " : "", d.kernel, reason_name(d.reason));
+           d.kernel[0] ? " " : "", d.kernel, reason_name(d.reason), d.rule ? ": " : "",
+           d.rule ? d.rule : "");
 }
 
 }  // namespace
 
 void record_decision(const RawCall& call, bwgemmPath_t path, bwgemmReason_t reason,
-                     const char* kernel) {
-  t_last = Decision{path, reason, kernel};
+                     const char* kernel, const char* rule) {
+  t_last = Decision{path, reason, kernel, rule};
   const int level = env_config().log_level;
   if (level >= 2 || (level == 1 && first_time(decision_key(call, t_last))))
     log_decision(call, t_last);
@@ -89,7 +105,7 @@ void last_decision(bwgemmDispatchInfo_t* info) {
   info->path = t_last.path;
   info->reason = t_last.reason;
   info->reason_name = reason_name(t_last.reason);
-  info->reason_message = reason_message(t_last.reason);
+  info->reason_message = t_last.rule != nullptr ? t_last.rule : reason_message(t_last.reason);
   info->kernel = t_last.kernel;
 }
 

@@ -7,9 +7,11 @@
 
 namespace bwgemm {
 
-// `kernel` is a static string ("" when forwarded).
+// `kernel` is a static string ("" when forwarded); `rule`, a static string or
+// NULL, is the kernel family's selection rule that decided (it becomes the
+// reason's message in bwgemmGetLastDispatch and is logged).
 void record_decision(const RawCall& call, bwgemmPath_t path, bwgemmReason_t reason,
-                     const char* kernel);
+                     const char* kernel, const char* rule = nullptr);
 
 // The calling thread's last decision.
 void last_decision(bwgemmDispatchInfo_t* info);

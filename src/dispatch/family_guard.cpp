@@ -152,7 +152,7 @@ class GpuBackend {
                                   int(p.ldb), &p.beta.value, p.c, ct, int(p.ldc),
                                   CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT) == CUBLAS_STATUS_SUCCESS;
     } else {
-      const int config = family_.choose_config(p, caps_, true);
+      const int config = family_.choose_config(p, caps_, true).config;
       ok = config >= 0 &&
            family_.launch(p, caps_, config, device_flag_).status == LaunchStatus::kEnqueued;
     }

@@ -14,6 +14,7 @@ struct Plan {
   const KernelFamily* family;  // NULL: forward to cuBLAS
   int config;
   bwgemmReason_t reason;
+  const char* rule;  // the family's selection rule for `config`, or NULL
 };
 
 // Paths switched off for the process (environment, failed self-check), as a

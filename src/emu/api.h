@@ -22,6 +22,10 @@ uint8_t* dynamic_smem();
 // The 32-bit shared-window address of a pointer into this CTA's shared
 // memory (cvta.to.shared); anything else is a violation.
 uint32_t smem_address(const void* p);
+// mapa: the same location as `p` (this CTA's shared memory) in the shared
+// memory of CTA `cta_rank` of the cluster; a rank outside the cluster or a
+// CTA that has exited is a violation.
+void* map_shared_cluster(const void* p, uint32_t cta_rank);
 
 // mbarrier (PTX ISA 9.7.13.15).
 void mbarrier_init(uint64_t* bar, uint32_t arrivals);

@@ -382,4 +382,25 @@ uint32_t smem_address(const void* p) {
   return static_cast<uint32_t>(off);
 }
 
+void* map_shared_cluster(const void* p, uint32_t cta_rank) {
+  const Cta& cta = *self().cta;
+  const int64_t off = window_offset(cta, p);
+  if (off < 0) {
+    violation("PTX ISA mapa", format("mapa of %p, which is not in this CTA's shared memory", p));
+  }
+  if (cta_rank >= cta.cluster->ctas.size()) {
+    violation("PTX ISA mapa", format("mapa to CTA rank %u, outside the cluster of %zu", cta_rank,
+                                     cta.cluster->ctas.size()));
+  }
+  Cta& target = peer_cta(cta, cta_rank);
+  if (target.exited) {
+    violation("PTX ISA mapa",
+              format("mapa to CTA %u of the cluster, which has exited (\"cluster target block not "
+                     "present\")",
+                     cta_rank));
+  }
+  preemption_point();
+  return target.window + off;
+}
+
 }  // namespace bwgemm::emu

@@ -8,22 +8,27 @@
 #include "kernels/sm90/gemm_kernel.cuh"
 #include "kernels/sm90/variants.h"
 
-// An emulated family over namespace `ns`: its Config, its kernel body, and
-// its variants_<name>() for every type pair.
-#define BWGEMM_EMULATED_FAMILY_(ns)                                   \
-  namespace bwgemm::ns {                                              \
-  namespace {                                                         \
-  struct EmulatedFamily {                                             \
-    template <class AB, class Out, bool kRowMN, bool kColMN>          \
-    using Config = ns::Config<AB, Out, kRowMN, kColMN>;               \
-    static constexpr int kFirstVariantIndex = ns::kFirstVariantIndex; \
-    template <class Cfg>                                              \
-    static KernelEntry entry() {                                      \
-      return [](GemmParams p) { gemm_kernel_body<Cfg>(p); };          \
-    }                                                                 \
-  };                                                                  \
-  }                                                                   \
-  BWGEMM_FOR_EACH_TYPE_PAIR(BWGEMM_EMULATED_VARIANTS_)                \
+// An emulated family over namespace `ns`: its configurations, its kernel
+// body, and its variants_<name>() for every type pair.
+#define BWGEMM_EMULATED_FAMILY_(ns)                                        \
+  namespace bwgemm::ns {                                                   \
+  namespace {                                                              \
+  struct EmulatedFamily {                                                  \
+    template <class AB, class Out, bool kRowMN, bool kColMN, int kCfg>     \
+    using Config = ns::ConfigFor<AB, Out, kRowMN, kColMN, kCfg>;           \
+    static constexpr int kFirstVariantIndex = ns::kFirstVariantIndex;      \
+    static constexpr int kConfigCount = ns::kConfigCount;                  \
+    static constexpr bool programmatic_launch(int) { return false; }       \
+    static constexpr bool compiled(int config, bool row_mn, bool col_mn) { \
+      return ns::layout_compiled(config, row_mn, col_mn);                  \
+    }                                                                      \
+    template <class Cfg>                                                   \
+    static KernelEntry entry() {                                           \
+      return [](GemmParams p) { gemm_kernel_body<Cfg>(p); };               \
+    }                                                                      \
+  };                                                                       \
+  }                                                                        \
+  BWGEMM_FOR_EACH_TYPE_PAIR(BWGEMM_EMULATED_VARIANTS_)                     \
   }
 
 #define BWGEMM_EMULATED_VARIANTS_(name, AB, Out) \

@@ -24,6 +24,14 @@ struct LaunchResult {
   bwgemmReason_t reason;  // KERNEL_SELECTED when enqueued
 };
 
+// A family's choice of configuration for a problem, and the rule of its
+// selection table that made it (a static string, for the decision log and
+// bwgemmGetLastDispatch's reason_message).
+struct ConfigChoice {
+  int config;  // -1: cuBLAS is faster
+  const char* rule;
+};
+
 struct KernelFamily {
   bwgemmPath_t path;
   const char* name;
@@ -39,7 +47,7 @@ struct KernelFamily {
   // The configuration (an index into the family's table) to run `p` with:
   // the measured shape policy, or, when `forced`, the best configuration
   // regardless of cuBLAS. -1: cuBLAS is faster.
-  int (*choose_config)(const GemmProblem& p, const DeviceCaps& caps, bool forced);
+  ConfigChoice (*choose_config)(const GemmProblem& p, const DeviceCaps& caps, bool forced);
   const char* (*config_name)(int config);
   // Enqueues the configuration on p.stream; kEnqueued or kForward.
   // error_flag: the device word the kernels set on a failed bounded wait,

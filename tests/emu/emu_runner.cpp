@@ -17,7 +17,7 @@ namespace {
 // The family's own launcher on the virtual GPU (the emulation build's
 // launch_persistent), with the error flag the guard would pass.
 EmuOutcome run_family(const KernelFamily& family, const HostGemm& g, const DeviceCaps& caps,
-                      const emu::Options& options) {
+                      const emu::Options& options, int config) {
   EmuOutcome out;
   out.c = g.c_initial;
   const float alpha = g.c.alpha, beta = g.c.beta;
@@ -27,8 +27,8 @@ EmuOutcome run_family(const KernelFamily& family, const HostGemm& g, const Devic
     return out;
   }
   emu::set_device_options(options);
-  const LaunchResult launched =
-      family.launch(p, caps, family.choose_config(p, caps, true), &out.error_flag);
+  const LaunchResult launched = family.launch(
+      p, caps, config >= 0 ? config : family.choose_config(p, caps, true).config, &out.error_flag);
   out.run = emu::last_run();
   if (launched.status != LaunchStatus::kEnqueued || out.error_flag != 0) {
     out.error = !out.run.report.empty()                      ? out.run.report
@@ -42,13 +42,14 @@ EmuOutcome run_family(const KernelFamily& family, const HostGemm& g, const Devic
 
 }  // namespace
 
-EmuOutcome run_sm90(const HostGemm& g, const emu::Options& options) {
-  return run_family(sm90::kFamily, g, DeviceCaps{0, 9, 0, int(options.sm_count), 232448}, options);
+EmuOutcome run_sm90(const HostGemm& g, const emu::Options& options, int config) {
+  return run_family(sm90::kFamily, g, DeviceCaps{0, 9, 0, int(options.sm_count), 232448}, options,
+                    config);
 }
 
 EmuOutcome run_sm100(const HostGemm& g, const emu::Options& options) {
-  return run_family(sm100::kFamily, g, DeviceCaps{0, 10, 0, int(options.sm_count), 232448},
-                    options);
+  return run_family(sm100::kFamily, g, DeviceCaps{0, 10, 0, int(options.sm_count), 232448}, options,
+                    -1);
 }
 
 }  // namespace emu_test

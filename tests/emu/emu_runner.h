@@ -23,7 +23,9 @@ struct EmuOutcome {
 // launch_persistent) on a virtual device with options.sm_count SMs: sm90 on
 // an H100/H200-like one, sm100 on a B200-like one, with the error flag that
 // dispatch's guard would pass.
-EmuOutcome run_sm90(const HostGemm& g, const emu::Options& options);
+// config: the family configuration to launch, or -1 for the one
+// choose_config forces.
+EmuOutcome run_sm90(const HostGemm& g, const emu::Options& options, int config = -1);
 EmuOutcome run_sm100(const HostGemm& g, const emu::Options& options);
 
 }  // namespace bwgemm::emu_test

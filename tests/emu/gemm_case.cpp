@@ -181,8 +181,9 @@ std::string HostGemm::check(const uint8_t* out) const {
           sum += xi[l] * yj[l];
           magnitude += std::fabs(xi[l] * yj[l]);
         }
-        const double old = load(c.c, &c_initial[at]);
-        const double want = double(c.alpha) * sum + (c.beta != 0.0f ? double(c.beta) * old : 0.0);
+        // beta == 0: C holds NaN, which must not reach the result.
+        const double old = c.beta != 0.0f ? load(c.c, &c_initial[at]) : 0.0;
+        const double want = double(c.alpha) * sum + double(c.beta) * old;
         const double got = load(c.c, out + at);
         if (c.integers) {
           if (!(got == rounded(c.c, want))) fail("", bt, i, j, got, rounded(c.c, want));

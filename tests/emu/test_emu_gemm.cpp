@@ -6,7 +6,12 @@
 // must survive; most problems have more tiles than clusters, so persistent
 // CTAs loop. Part of the matrix also runs with seeded random interleavings.
 //
-// Usage: test_emu_gemm sm90|sm100 [--filter SUBSTRING] [--verbose]
+// With --config NAME (sm90), every case that configuration is compiled for
+// runs on it (the others are skipped and counted); without, the
+// configuration a forced call chooses.
+//
+// Usage: test_emu_gemm sm90|sm100 [--config NAME] [--filter SUBSTRING] [--verbose]
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -14,6 +19,8 @@
 #include <vector>
 
 #include "emu_runner.h"
+#include "kernels/common/kernel_view.h"
+#include "kernels/sm90/variants.h"
 
 using namespace bwgemm;
 using namespace bwgemm::emu_test;
@@ -131,6 +138,25 @@ std::vector<Run> matrix() {
   unaligned(false, false, 264, 133, 203, 0, same, 0.0f, 0, true);        // ldb odd
   unaligned(false, true, 264, 203, 100, 0, same, 0.0f, 0, true);         // ldb odd, B M/N-major
   unaligned(false, true, 256, 200, 128, 3, same, 1.0f, 0, true);         // every base + 3
+  // Decode and skinny shapes (n <= 64, k over many blocks): k blocks that
+  // split unevenly over 2 or 4 CTAs (11 blocks), fewer blocks than CTAs (1),
+  // m past a tile edge, beta != 0, fp32 output, TN and NN.
+  // The last has the tokens as m (C = tokens x weight rows).
+  const int64_t decode[][3] = {
+      {200, 1, 700}, {130, 8, 64}, {300, 33, 1000}, {257, 64, 520}, {17, 300, 1000}};
+  for (int i = 0; i < 5; ++i) {
+    GemmCase d;
+    d.ab = i % 2 ? DType::BF16 : DType::F16;
+    d.c = i == 2 ? DType::F32 : d.ab;
+    d.ta = i % 2 == 0;
+    d.m = decode[i][0];
+    d.n = decode[i][1];
+    d.k = decode[i][2];
+    d.beta = i == 1 || i == 2 ? 0.5f : 0.0f;
+    d.integers = i != 3;
+    runs.push_back({d, 8, 0});
+    runs.push_back({d, 8, uint64_t(20 + i)});
+  }
   // Random interleavings and asynchronous completion orders.
   for (uint64_t seed = 1; seed <= 6; ++seed) {
     GemmCase r;
@@ -152,23 +178,33 @@ std::vector<Run> matrix() {
 
 int main(int argc, char** argv) {
   const char* filter = nullptr;
+  int config = -1;
   bool verbose = false;
   const bool sm100 = argc > 1 && std::strcmp(argv[1], "sm100") == 0;
   if (argc < 2 || (!sm100 && std::strcmp(argv[1], "sm90") != 0)) {
-    std::fprintf(stderr, "usage: %s sm90|sm100 [--filter SUBSTRING] [--verbose]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s sm90|sm100 [--config NAME] [--filter SUBSTRING] [--verbose]\n",
+                 argv[0]);
     return 2;
   }
   for (int i = 2; i < argc; ++i) {
     if (std::strcmp(argv[i], "--filter") == 0 && i + 1 < argc) {
       filter = argv[++i];
+    } else if (!sm100 && std::strcmp(argv[i], "--config") == 0 && i + 1 < argc) {
+      config = sm90::config_by_name(argv[++i]);
+      if (config < 0) {
+        std::fprintf(stderr, "no sm90 configuration %s\n", argv[i]);
+        return 2;
+      }
     } else if (std::strcmp(argv[i], "--verbose") == 0) {
       verbose = true;
     } else {
-      std::fprintf(stderr, "usage: %s sm90|sm100 [--filter SUBSTRING] [--verbose]\n", argv[0]);
+      std::fprintf(stderr,
+                   "usage: %s sm90|sm100 [--config NAME] [--filter SUBSTRING] [--verbose]\n",
+                   argv[0]);
       return 2;
     }
   }
-  int failures = 0, count = 0;
+  int failures = 0, count = 0, skipped = 0;
   const auto start = std::chrono::steady_clock::now();
   uint64_t case_seed = 0;
   for (const Run& r : matrix()) {
@@ -176,13 +212,26 @@ int main(int argc, char** argv) {
     const std::string name = describe(r.c) + " sm=" + std::to_string(r.sm_count) +
                              (r.seed ? " seed=" + std::to_string(r.seed) : "");
     if (filter != nullptr && name.find(filter) == std::string::npos) continue;
-    ++count;
     const HostGemm g(r.c, case_seed);
+    if (config >= 0) {
+      const float unused = 0.0f;
+      const KernelView v = to_kernel_view(g.problem(
+          g.a.data(), g.b.data(), const_cast<uint8_t*>(g.c_initial.data()), &unused, &unused));
+      if (!sm90::config_compiled(config, variant_key(v))) {
+        ++skipped;
+        continue;
+      }
+    }
+    ++count;
     emu::Options o;
-    o.sm_count = r.sm_count;
+    // A virtual device holds at least one cluster of the configuration.
+    o.sm_count =
+        config >= 0
+            ? std::max<uint32_t>(r.sm_count, uint32_t(sm90::tile_shape(config, r.c.c).cluster_size))
+            : r.sm_count;
     o.seed = r.seed;
     const auto t0 = std::chrono::steady_clock::now();
-    const EmuOutcome out = sm100 ? run_sm100(g, o) : run_sm90(g, o);
+    const EmuOutcome out = sm100 ? run_sm100(g, o) : run_sm90(g, o, config);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const std::string bad = r.refused ? (out.launched ? "launched a layout it cannot load" : "")
@@ -199,6 +248,10 @@ int main(int argc, char** argv) {
   }
   const double total =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("%d of %d cases passed in %.1f s\n", count - failures, count, total);
+  std::printf("%d of %d cases passed in %.1f s", count - failures, count, total);
+  if (config >= 0)
+    std::printf(" on %s (%d cases of layouts it is not compiled for skipped)",
+                sm90::config_name(config), skipped);
+  std::printf("\n");
   return failures == 0 && count > 0 ? 0 : 1;
 }

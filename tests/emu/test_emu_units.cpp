@@ -292,6 +292,35 @@ void cluster_barrier_twice() {
                 "arrive twice");
 }
 
+// Distributed shared memory: mapa gives the same offset in the peer's window
+// (a store there is the peer's to read), only within the cluster and only
+// while the peer has not exited.
+void distributed_shared_memory() {
+  expect_ok(launch(2, 32, 1024, [] {
+    auto* word = reinterpret_cast<uint32_t*>(ptx::dynamic_smem() + 64);
+    const uint32_t rank = ptx::cluster_cta_rank();
+    if (ptx::thread_index() == 0) *word = 0;
+    ptx::cluster_sync();
+    if (ptx::thread_index() == 0) *ptx::cluster_peer_pointer(word, rank ^ 1) = 100 + rank;
+    ptx::cluster_sync();
+    if (ptx::thread_index() == 0) CHECK(*word == 100 + (rank ^ 1));
+    ptx::cluster_sync();
+  }));
+  expect_report(launch(2, 32, 1024,
+                       [] {
+                         if (ptx::thread_index() == 0)
+                           ptx::cluster_peer_pointer(ptx::dynamic_smem(), 2);
+                       }),
+                "outside the cluster");
+  // CTA 1 maps CTA 0's memory after CTA 0 has exited (no cluster barrier).
+  expect_report(launch(2, 32, 1024,
+                       [] {
+                         if (ptx::cluster_cta_rank() == 0) return;
+                         ptx::cluster_peer_pointer(ptx::dynamic_smem(), 0);
+                       }),
+                "has exited");
+}
+
 void warp_collectives() {
   std::vector<uint32_t> elected(64), shuffled(64);
   expect_ok(launch(
@@ -744,6 +773,7 @@ int main() {
       {"bounded waits: time-out, plain waits, retries", bounded_waits},
       {"named barriers", named_barriers},
       {"cluster barrier arrive twice", cluster_barrier_twice},
+      {"distributed shared memory (mapa)", distributed_shared_memory},
       {"elect, shuffle, exited lanes", warp_collectives},
       {"TMA load: zero fill, 128B swizzle, tx bytes", tma_load_zero_fill_and_swizzle},
       {"TMA 2-CTA load: its barrier's CTA stays", tma_2cta_load_holds_the_barriers_cta},

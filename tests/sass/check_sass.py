@@ -30,10 +30,48 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 
-def sm90(ab=r"[\w:]+", out=r"[\w:]+", row_mn=r"\w+", col_mn=r"\w+"):
-    """The sm90 kernels of Config<AB, Out, kRowMN, kColMN, kStages>."""
+def sm90(ab=r"[\w:]+", out=r"[\w:]+", row_mn=r"\w+", col_mn=r"\w+", config=r"\d+"):
+    """The sm90 kernels of Config<AB, Out, kRowMN, kColMN, kConfig>."""
     return (r"^void bwgemm::sm90::gemm_kernel<bwgemm::sm90::Config<"
-            rf"{ab}, {out}, {row_mn}, {col_mn}, \d+> >\(bwgemm::GemmParams\)$")
+            rf"{ab}, {out}, {row_mn}, {col_mn}, {config}> >\(bwgemm::GemmParams\)$")
+
+
+# sm90's configurations (src/kernels/sm90/config.h kShapes): wgmma N, whether
+# the cluster multicasts or splits K, and how many kernels (4 type pairs x the
+# operand layouts each is compiled for).
+SM90_CONFIGS = {
+    0: dict(n=256, multicast=True, split_k=False, kernels=16),
+    1: dict(n=128, multicast=True, split_k=False, kernels=16),
+    2: dict(n=128, multicast=False, split_k=False, kernels=16),
+    3: dict(n=64, multicast=False, split_k=False, kernels=8),
+    4: dict(n=64, multicast=False, split_k=True, kernels=8),
+    5: dict(n=64, multicast=False, split_k=True, kernels=8),
+}
+SM90_KERNELS = sum(c["kernels"] for c in SM90_CONFIGS.values())
+# Kernels with an M/N-major row operand (configurations compiled for every
+# layout: half their kernels), and with an M/N-major column operand (half).
+SM90_ROW_MN = sum(c["kernels"] // 2 for c in SM90_CONFIGS.values() if c["kernels"] == 16)
+SM90_COL_MN = SM90_KERNELS // 2
+
+
+def sm90_config_rules():
+    """Per configuration: its wgmma shape, and multicast loads or split-K's
+    distributed-shared-memory reduction (generic 8-byte stores into rank 0,
+    remote arrivals released at cluster scope) as the configuration says."""
+    rules = []
+    for config, c in SM90_CONFIGS.items():
+        loads = [r"^UTMALDG\.3D\.MULTICAST\b"] if c["multicast"] else []
+        reduce = [r"^ST\.E\.64\b", r"^MEMBAR\.ALL\.GPU\b",
+                  r"^SYNCS\.ARRIVE\.TRANS64\.RED\b"] if c["split_k"] else []
+        rules.append(Rule(
+            f"sm90 configuration {config}",
+            sm90(config=str(config)),
+            require=[rf"^HGMMA\.64x{c['n']}x16\.F32\b"] + loads + reduce,
+            forbid=[r"^HGMMA\.64x(?!" + str(c["n"]) + r"x)"]
+            + ([] if c["multicast"] else [r"^UTMALDG\.3D\.MULTICAST\b"]),
+            count=c["kernels"],
+        ))
+    return rules
 
 
 LOCAL_MEMORY = [r"^LDL\b", r"^STL\b"]
@@ -50,41 +88,46 @@ class Rule:
 
 
 RULES = [
-    # Every sm90 instantiation (4 type pairs x 4 operand majorness): 2-CTA
-    # TMA loads with multicast, TMA stores, wgmma, register reconfiguration.
-    # wgmma must not be serialized (ptxas reports C7510/C7514/C7515 only as
-    # "info"): some HGMMA is issued without waiting on its group (no gsb0),
-    # and the mainloop keeps one group in flight (wgmma.wait_group 1).
+    # Every sm90 instantiation (every configuration, type pair and operand
+    # layout it is compiled for): TMA loads and stores, wgmma, register
+    # reconfiguration, the grid-dependency wait and trigger. wgmma must not be serialized (ptxas reports
+    # C7510/C7514/C7515 only as "info"): some HGMMA is issued without waiting
+    # on its group (no gsb0), and the mainloop keeps one group in flight
+    # (wgmma.wait_group 1).
     Rule(
         "sm90 kernel",
         sm90(),
         require=[
-            r"^HGMMA\.64x256x16\.F32\b",
+            r"^HGMMA\.64x\d+x16\.F32\b",
             r"^HGMMA(?!.*\bgsb0\b)",
             r"^WARPGROUP\.DEPBAR\.LE gsb0, 0x1$",
             r"^USETMAXREG\.TRY_ALLOC\.CTAPOOL\b",
             r"^USETMAXREG\.DEALLOC\.CTAPOOL\b",
             r"^UTMALDG\.3D\s",
-            r"^UTMALDG\.3D\.MULTICAST\b",
             r"^UTMASTG\.3D\b",
             r"^SYNCS\.PHASECHK\.TRANS64\.TRYWAIT\b",
+            # Programmatic dependent launch: griddepcontrol.wait and
+            # .launch_dependents (persistent_launch.cpp sets the attribute).
+            r"^ACQBULK\b",
+            r"^PREEXIT\b",
         ],
         forbid=LOCAL_MEMORY + [r"^HMMA\b"],
-        count=16,
+        count=SM90_KERNELS,
     ),
+    *sm90_config_rules(),
     Rule(
         "sm90 fp16 operands",
         sm90(ab="__half"),
-        require=[r"^HGMMA\.64x256x16\.F32\s"],
+        require=[r"^HGMMA\.64x\d+x16\.F32\s"],
         forbid=[r"^HGMMA\S*\.BF16"],
-        count=8,
+        count=SM90_KERNELS // 2,
     ),
     Rule(
         "sm90 bf16 operands",
         sm90(ab="__nv_bfloat16"),
-        require=[r"^HGMMA\.64x256x16\.F32\.BF16\s"],
-        forbid=[r"^HGMMA\.64x256x16\.F32\s"],
-        count=8,
+        require=[r"^HGMMA\.64x\d+x16\.F32\.BF16\s"],
+        forbid=[r"^HGMMA\.64x\d+x16\.F32\s"],
+        count=SM90_KERNELS // 2,
     ),
     # wgmma's A is the row operand, B the column operand: an M/N-major one is
     # read transposed (.tnspA / .tnspB) by every HGMMA, a K-major one by none.
@@ -93,26 +136,26 @@ RULES = [
         sm90(row_mn="true"),
         require=[r"^HGMMA\S* .*\.tnspA"],
         forbid=[r"^HGMMA(?!.*\.tnspA)"],
-        count=8,
+        count=SM90_ROW_MN,
     ),
     Rule(
         "sm90 K-major row operand",
         sm90(row_mn="false"),
         forbid=[r"^HGMMA.*\.tnspA"],
-        count=8,
+        count=SM90_KERNELS - SM90_ROW_MN,
     ),
     Rule(
         "sm90 M/N-major column operand",
         sm90(col_mn="true"),
         require=[r"^HGMMA\S* .*\.tnspB"],
         forbid=[r"^HGMMA(?!.*\.tnspB)"],
-        count=8,
+        count=SM90_COL_MN,
     ),
     Rule(
         "sm90 K-major column operand",
         sm90(col_mn="false"),
         forbid=[r"^HGMMA.*\.tnspB"],
-        count=8,
+        count=SM90_KERNELS - SM90_COL_MN,
     ),
     # The sm100 (tcgen05) kernels of src/kernels/sm100, for every target they
     # are built for: 2-CTA MMA, the commit multicast to both CTAs' barriers,

@@ -16,7 +16,8 @@ namespace bwgemm {
 // What the shared launcher needs of a family's variant table.
 struct VariantCatalog {
   const char* family_name;  // for warnings
-  const KernelVariant& (*select)(const VariantKey& key);
+  // NULL when `config` is not compiled for the key's layout.
+  const KernelVariant* (*select)(int config, const VariantKey& key);
   TileShape (*tile_shape)(int config, DType out_type);
 };
 

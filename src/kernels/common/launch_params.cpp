@@ -18,7 +18,7 @@ LaunchMaps launch_map_specs(const KernelView& v, const TileShape& s) {
   // K-major operands load a whole block per box; M/N-major ones mn_box at a
   // time (the 128-byte swizzle span).
   const uint32_t row_box = v.row_operand.mn_major ? s.mn_box : s.block_rows;
-  const uint32_t col_box = v.col_operand.mn_major ? s.mn_box : s.block_cols / s.cluster_size;
+  const uint32_t col_box = v.col_operand.mn_major ? s.mn_box : s.loaded_cols();
   maps.row =
       operand_tma_spec(v.row_operand, v.ab_type, v.rows, v.depth, v.batch, row_box, s.block_k);
   maps.col =
@@ -29,7 +29,7 @@ LaunchMaps launch_map_specs(const KernelView& v, const TileShape& s) {
 
 GemmParams launch_params_without_maps(const KernelView& v, const TileShape& s) {
   GemmParams g{};
-  g.scheduler = make_tile_scheduler(v.rows, v.cols, v.batch, s.cluster_size * s.block_rows,
+  g.scheduler = make_tile_scheduler(v.rows, v.cols, v.batch, s.row_ctas() * s.block_rows,
                                     s.block_cols, s.group);
   g.rows = static_cast<int32_t>(v.rows);
   g.cols = static_cast<int32_t>(v.cols);

@@ -16,6 +16,13 @@ struct TileShape {
   int mn_box;                           // M/N extent of a box of an M/N-major operand
   int out_box_cols, out_box_rows;       // one epilogue chunk
   int group;                            // scheduler group (cluster-row blocks)
+  // The cluster's CTAs split K of one block_rows x block_cols tile, each
+  // loading all of it, instead of stacking along the rows and sharing the
+  // column block.
+  bool split_k;
+
+  int row_ctas() const { return split_k ? 1 : cluster_size; }
+  int loaded_cols() const { return block_cols / row_ctas(); }
 };
 
 // Whether TMA can address a matrix as it is: base, leading dimension and

@@ -11,18 +11,23 @@ namespace {
 
 std::atomic<int> g_max_clusters[kMaxDevices][kMaxKernelVariants];
 
-cudaLaunchConfig_t launch_config(const KernelVariant& v, unsigned clusters,
-                                 cudaLaunchAttribute* cluster_attr) {
+// attrs: room for the cluster dimension and, with `programmatic`, the
+// programmatic stream serialization that lets the grid start while the
+// previous one on the stream finishes (the kernel waits for it itself).
+cudaLaunchConfig_t launch_config(const KernelVariant& v, unsigned clusters, bool programmatic,
+                                 cudaLaunchAttribute (&attrs)[2]) {
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(clusters * unsigned(v.cluster_size), 1, 1);
   config.blockDim = dim3(unsigned(v.threads), 1, 1);
   config.dynamicSmemBytes = v.smem_bytes;
-  cluster_attr->id = cudaLaunchAttributeClusterDimension;
-  cluster_attr->val.clusterDim.x = unsigned(v.cluster_size);
-  cluster_attr->val.clusterDim.y = 1;
-  cluster_attr->val.clusterDim.z = 1;
-  config.attrs = cluster_attr;
-  config.numAttrs = 1;
+  attrs[0].id = cudaLaunchAttributeClusterDimension;
+  attrs[0].val.clusterDim.x = unsigned(v.cluster_size);
+  attrs[0].val.clusterDim.y = 1;
+  attrs[0].val.clusterDim.z = 1;
+  attrs[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attrs[1].val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = attrs;
+  config.numAttrs = programmatic ? 2 : 1;
   return config;
 }
 
@@ -37,8 +42,8 @@ int max_active_clusters(const KernelVariant& v, const DeviceCaps& caps) {
   if (cudaFuncSetAttribute(entry, cudaFuncAttributeMaxDynamicSharedMemorySize, int(v.smem_bytes)) !=
       cudaSuccess)
     return 0;
-  cudaLaunchAttribute cluster;
-  const cudaLaunchConfig_t config = launch_config(v, unsigned(caps.sm_count), &cluster);
+  cudaLaunchAttribute attrs[2];
+  const cudaLaunchConfig_t config = launch_config(v, unsigned(caps.sm_count), false, attrs);
   int clusters = 0;
   if (cudaOccupancyMaxActiveClusters(&clusters, entry, &config) != cudaSuccess) return 0;
   if (slot != nullptr) slot->store(clusters, std::memory_order_relaxed);
@@ -55,7 +60,7 @@ cudaError_t configure_persistent(const KernelVariant& v, const GemmParams& param
   const int64_t grid =
       persistent_clusters(params.scheduler.tile_count(), clusters, sm_count_target, v.cluster_size);
   out->kernel = v.kernel;
-  out->config = launch_config(v, unsigned(grid), &out->cluster);
+  out->config = launch_config(v, unsigned(grid), v.programmatic, out->attrs);
   out->config.stream = stream;
   return cudaSuccess;
 }

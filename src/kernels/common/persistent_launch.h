@@ -22,9 +22,14 @@ struct KernelVariant {
   int threads;
   int cluster_size;
   int index;  // dense over all families, < kMaxKernelVariants, for per-device caches
+  // The kernel waits for the previous grid on its stream (griddepcontrol)
+  // before touching memory, so it may be launched as a programmatic
+  // dependent, overlapping its prologue with that grid's tail.
+  bool programmatic;
 };
 
-constexpr int kMaxKernelVariants = 32;
+// sm90's configurations from 0, sm100's from 128 (their kFirstVariantIndex).
+constexpr int kMaxKernelVariants = 144;
 
 // The clusters of a persistent grid: one per tile, up to the co-resident
 // clusters the device holds, and within `sm_count_target` SMs (a handle's
@@ -53,7 +58,7 @@ struct PersistentConfig {
 
   KernelEntry kernel;
   cudaLaunchConfig_t config;
-  cudaLaunchAttribute cluster;
+  cudaLaunchAttribute attrs[2];  // config.attrs: the cluster, programmatic serialization
 };
 
 // The grid, block, shared memory and cluster of `v` for `params`.

@@ -12,13 +12,14 @@ struct TilePlace {
   int32_t batch;
 };
 
-// Cfg: kClusterSize CTAs stacked along the rows, kBlockRows each, sharing a
-// kBlockCols-wide column block.
+// Cfg: kRowCtas CTAs stacked along the rows, kBlockRows each, sharing a
+// kBlockCols-wide column block (CTAs of a cluster that split K instead share
+// the whole tile: kRowCtas is 1).
 template <class Cfg>
 BWGEMM_HOST_DEVICE TilePlace place_tile(const GemmParams& p, int64_t linear, uint32_t rank) {
   const TileCoord t = p.scheduler.tile(linear);
   TilePlace place;
-  place.row0 = (t.row_block * Cfg::kClusterSize + int32_t(rank)) * Cfg::kBlockRows;
+  place.row0 = (t.row_block * Cfg::kRowCtas + int32_t(rank % Cfg::kRowCtas)) * Cfg::kBlockRows;
   place.col0 = t.col_block * Cfg::kBlockCols;
   place.row_plane = p.row.batched ? t.batch : 0;
   place.col_plane = p.col.batched ? t.batch : 0;

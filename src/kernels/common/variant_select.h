@@ -2,8 +2,9 @@
 // A family's compiled instantiations and how a call picks one (host side).
 //
 // Every family instantiates its kernel for each type pair of
-// BWGEMM_FOR_EACH_TYPE_PAIR and each operand majorness: 16 variants, whose
-// dense index follows from the key alone (no numbering by hand).
+// BWGEMM_FOR_EACH_TYPE_PAIR and each operand majorness, per configuration: up
+// to 16 variants per configuration, whose dense index follows from the
+// configuration and the key alone (no numbering by hand).
 #pragma once
 
 #include "kernels/common/kernel_view.h"
@@ -18,7 +19,7 @@
 
 namespace bwgemm {
 
-constexpr int kVariantsPerFamily = 16;
+constexpr int kVariantsPerConfig = 16;
 
 // The position of a key among its family's variants.
 constexpr int variant_ordinal(bool ab_bf16, bool out_f32, bool row_mn, bool col_mn) {
@@ -29,19 +30,20 @@ inline int variant_ordinal(const VariantKey& k) {
   return variant_ordinal(k.ab_type == DType::BF16, k.out_type == DType::F32, k.row_mn, k.col_mn);
 }
 
-// The four majorness variants of one type pair.
-using VariantLookup = const KernelVariant& (*)(bool row_mn, bool col_mn);
+// The majorness variants of one type pair in one configuration; NULL where
+// the configuration is not compiled for the layout.
+using VariantLookup = const KernelVariant* (*)(int config, bool row_mn, bool col_mn);
 
 // A family's instantiations, one lookup per type pair.
 struct VariantTable {
   VariantLookup f16_f16, f16_f32, bf16_bf16, bf16_f32;
 };
 
-inline const KernelVariant& select_variant(const VariantTable& t, const VariantKey& k) {
+inline const KernelVariant* select_variant(const VariantTable& t, int config, const VariantKey& k) {
   const bool f32_out = k.out_type == DType::F32;
   const VariantLookup lookup = k.ab_type == DType::F16 ? (f32_out ? t.f16_f32 : t.f16_f16)
                                                        : (f32_out ? t.bf16_f32 : t.bf16_bf16);
-  return lookup(k.row_mn, k.col_mn);
+  return lookup(config, k.row_mn, k.col_mn);
 }
 
 }  // namespace bwgemm

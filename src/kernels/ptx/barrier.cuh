@@ -55,6 +55,24 @@ BWGEMM_DEVICE void mbarrier_arrive_cluster(Mbarrier* bar, uint32_t cta_rank) {
 #endif
 }
 
+// Arrive on the barrier at the same offset in CTA `cta_rank`, releasing at
+// cluster scope: this thread's earlier generic-proxy accesses (distributed
+// shared memory included) happen before a cluster-scope acquire of the phase.
+BWGEMM_DEVICE void mbarrier_arrive_cluster_release(Mbarrier* bar, uint32_t cta_rank) {
+#if defined(BWGEMM_EMU)
+  emu::mbarrier_arrive_cluster(bar, cta_rank);
+#else
+  asm volatile(
+      "{\n"
+      ".reg .b32 remote;\n"
+      "mapa.shared::cluster.u32 remote, %0, %1;\n"
+      "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n"
+      "}" ::"r"(smem_address(bar)),
+      "r"(cta_rank)
+      : "memory");
+#endif
+}
+
 // One arrival plus `bytes` of expected transactions for the current phase.
 BWGEMM_DEVICE void mbarrier_arrive_expect_tx(Mbarrier* bar, uint32_t bytes) {
 #if defined(BWGEMM_EMU)
@@ -82,6 +100,31 @@ BWGEMM_DEVICE bool mbarrier_try_wait(Mbarrier* bar, uint32_t parity) {
       : "memory");
   return done != 0;
 #endif
+}
+
+// try_wait acquiring at cluster scope: pairs with
+// mbarrier_arrive_cluster_release from other CTAs of the cluster.
+BWGEMM_DEVICE bool mbarrier_try_wait_cluster_acquire(Mbarrier* bar, uint32_t parity) {
+#if defined(BWGEMM_EMU)
+  return emu::mbarrier_try_wait(bar, parity);
+#else
+  uint32_t done;
+  asm volatile(
+      "{\n"
+      ".reg .pred p;\n"
+      "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
+      "selp.u32 %0, 1, 0, p;\n"
+      "}"
+      : "=r"(done)
+      : "r"(smem_address(bar)), "r"(parity)
+      : "memory");
+  return done != 0;
+#endif
+}
+
+BWGEMM_DEVICE void mbarrier_wait_cluster_acquire(Mbarrier* bar, uint32_t parity) {
+  while (!mbarrier_try_wait_cluster_acquire(bar, parity)) {
+  }
 }
 
 // Blocks until the phase with the given parity has completed.

@@ -17,6 +17,10 @@ BWGEMM_DEVICE uint32_t cluster_index() { return emu::cluster_index(); }
 BWGEMM_DEVICE uint32_t cluster_count() { return emu::cluster_count(); }
 BWGEMM_DEVICE uint8_t* dynamic_smem() { return emu::dynamic_smem(); }
 BWGEMM_DEVICE uint32_t smem_address(const void* p) { return emu::smem_address(p); }
+template <class T>
+BWGEMM_DEVICE T* cluster_peer_pointer(T* p, uint32_t cta_rank) {
+  return static_cast<T*>(emu::map_shared_cluster(p, cta_rank));
+}
 
 #else
 
@@ -52,6 +56,16 @@ BWGEMM_DEVICE uint8_t* dynamic_smem() {
 // 32-bit shared-window address of a generic pointer into shared memory.
 BWGEMM_DEVICE uint32_t smem_address(const void* p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+
+// mapa: the generic address of the same shared-memory location in CTA
+// `cta_rank` of the cluster (distributed shared memory), for plain loads and
+// stores.
+template <class T>
+BWGEMM_DEVICE T* cluster_peer_pointer(T* p, uint32_t cta_rank) {
+  uint64_t out;
+  asm volatile("mapa.u64 %0, %1, %2;" : "=l"(out) : "l"(p), "r"(cta_rank));
+  return reinterpret_cast<T*>(out);
 }
 
 #endif

@@ -23,8 +23,9 @@ struct Config {
   // 128 rows of the row operand and half of the column block. Blocks are
   // counted per CTA (rows) or per cluster (columns), as in sm90's Config.
   static constexpr int kClusterSize = 2;
-  static constexpr int kBlockRows = 128;  // per CTA; the pair's MMA has M = 2 x 128
-  static constexpr int kBlockCols = 256;  // per cluster: MMA N, shared by the pair
+  static constexpr int kRowCtas = kClusterSize;  // both CTAs' rows form the MMA's M
+  static constexpr int kBlockRows = 128;         // per CTA; the pair's MMA has M = 2 x 128
+  static constexpr int kBlockCols = 256;         // per cluster: MMA N, shared by the pair
   static constexpr int kHalfCols = kBlockCols / kClusterSize;  // each CTA loads and holds these
   static constexpr int kBlockK = 64;  // one 128-byte swizzle row of 16-bit K
   static constexpr int kUmmaK = 16;
@@ -70,5 +71,11 @@ struct Config {
   static_assert(kTmemColumns <= 512 && (kTmemColumns & (kTmemColumns - 1)) == 0);
   static_assert(kSmemBytes <= 232448, "exceeds the sm100 shared-memory limit per block");
 };
+
+// One configuration, compiled for every layout (variant_table.cuh).
+constexpr int kConfigCount = 1;
+template <class AB, class Out, bool kRowMN, bool kColMN, int kConfig>
+using ConfigFor = Config<AB, Out, kRowMN, kColMN>;
+constexpr bool layout_compiled(int config, bool, bool) { return config == 0; }
 
 }  // namespace bwgemm::sm100

@@ -17,14 +17,15 @@ bwgemmReason_t supports(const GemmProblem&, const DeviceCaps& caps) {
   return BWGEMM_REASON_KERNEL_SELECTED;
 }
 
-int choose_config(const GemmProblem& p, const DeviceCaps&, bool forced) {
-  if (forced) return 0;
+ConfigChoice choose_config(const GemmProblem& p, const DeviceCaps&, bool forced) {
+  if (forced) return {0, "forced kernel"};
   const auto stride = [&](int64_t s) { return p.batch > 1 ? s : 0; };
   const bool large = double(p.m) * double(p.n) * double(p.k) >= double(int64_t{1} << 30);
   const bool aligned = tma_addressable(p.a, p.lda, stride(p.stride_a), p.ab_type) &&
                        tma_addressable(p.b, p.ldb, stride(p.stride_b), p.ab_type) &&
                        tma_addressable(p.c, p.ldc, stride(p.stride_c), p.c_type);
-  return large && aligned ? 0 : -1;
+  if (large && aligned) return {0, "unmeasured default: products of 2^30 multiply-adds, aligned"};
+  return {-1, "unmeasured default: cuBLAS below 2^30 multiply-adds or unaligned"};
 }
 
 }  // namespace bwgemm::sm100

@@ -6,6 +6,7 @@
 #include "bwgemm/bwgemm.h"
 #include "core/device_caps.h"
 #include "core/problem.h"
+#include "kernels/kernel_family.h"
 
 namespace bwgemm::sm100 {
 
@@ -20,6 +21,6 @@ bwgemmReason_t supports(const GemmProblem& p, const DeviceCaps& caps);
 // designed for, products of at least 2^30 multiply-adds with every matrix
 // 16-byte aligned (no copy into a workspace, TMA stores); cuBLAS keeps the
 // rest. Forced: configuration 0 for anything supported.
-int choose_config(const GemmProblem& p, const DeviceCaps& caps, bool forced);
+ConfigChoice choose_config(const GemmProblem& p, const DeviceCaps& caps, bool forced);
 
 }  // namespace bwgemm::sm100

@@ -11,20 +11,19 @@
 namespace bwgemm::sm100 {
 
 // Where this family's variants start among all families' (KernelVariant::index).
-constexpr int kFirstVariantIndex = 16;
+constexpr int kFirstVariantIndex = 128;
 
 // One per row of BWGEMM_FOR_EACH_TYPE_PAIR, defined in variants_<name>.cu
 // (or by the emulation build).
 #define BWGEMM_DECLARE_VARIANTS_(name, AB, Out) \
-  const KernelVariant& variants_##name(bool row_mn, bool col_mn);
+  const KernelVariant* variants_##name(int config, bool row_mn, bool col_mn);
 BWGEMM_FOR_EACH_TYPE_PAIR(BWGEMM_DECLARE_VARIANTS_)
 #undef BWGEMM_DECLARE_VARIANTS_
 
-const KernelVariant& select_variant(const VariantKey& key);
+const KernelVariant* select_variant(int config, const VariantKey& key);
 
 // The family's configurations, by the index KernelFamily::choose_config
 // returns: a name and the tile shape of each (for an output type).
-constexpr int kConfigCount = 1;
 const char* config_name(int config);
 TileShape tile_shape(int config, DType out_type);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The sm90 kernel's tile configuration and shared-memory layout. Tile shapes
-// and stages are template parameters, so tuning is a table, not a rewrite.
+// The sm90 kernel's configurations and shared-memory layout. Tile shapes,
+// cluster use and stages are rows of one table (kShapes), instantiated as
+// template parameters of the one kernel, so tuning is a table, not a rewrite.
 #pragma once
 
 #include <cuda_bf16.h>
@@ -11,28 +12,86 @@
 
 namespace bwgemm::sm90 {
 
+// How the CTAs of a cluster share the work of a cluster tile.
+enum class ClusterMode : uint8_t {
+  // CTAs stacked along the rows, each loading its own rows and a share of the
+  // column block, multicast to every CTA (the column operand is read once).
+  kMulticast,
+  // Every CTA computes the same tile over its own part of K; the partial fp32
+  // tiles are added into rank 0 through distributed shared memory in rank
+  // order (bitwise reproducible, no workspace, no atomics), which stores D.
+  kSplitK,
+};
+
+// One configuration (kernel view, kernel_view.h: rows are cuBLAS's n, columns
+// its m). Its name follows the scheme sm90_<cluster tile rows>x<cols>x<K>_
+// <stages>stage_<CTAs>cta[_splitk].
+struct Shape {
+  const char* name;
+  int consumers;   // warpgroups per CTA, 64 rows each
+  int block_cols;  // the tile's columns (wgmma N), loaded by the cluster
+  int cluster_size;
+  ClusterMode mode;
+  int stages;
+  // Which operand layouts are compiled (bit: row_mn * 2 + col_mn); the others
+  // run configuration 0. Only what the selection can pick is instantiated.
+  uint8_t layouts;
+  // Launched as a programmatic dependent (persistent_launch.cpp): the
+  // prologue overlaps the previous grid on the stream. Every configuration's
+  // kernel waits for that grid (griddepcontrol.wait) before touching memory;
+  // configuration 0 keeps its measured plain launch until PDL is measured on it.
+  bool programmatic;
+};
+
+constexpr uint8_t kAllLayouts = 0xF;
+// Decode (n <= 64 tokens against a weight): B is K-major (op(B) = B, k x n),
+// A is the weight, TN (K-major) or NN (M-major).
+constexpr uint8_t kDecodeLayouts = 0x3;
+
+inline constexpr Shape kShapes[] = {
+    // The large-shape configuration (docs/perf.md).
+    {"sm90_256x256x64_3stage_2cta", 2, 256, 2, ClusterMode::kMulticast, 3, kAllLayouts, false},
+    // A quarter of the tile for small and skinny shapes: 4x the tiles.
+    {"sm90_128x128x64_6stage_2cta", 1, 128, 2, ClusterMode::kMulticast, 6, kAllLayouts, true},
+    // One CTA, 64 x 128: 8x the tiles of configuration 0, no cluster.
+    {"sm90_64x128x64_8stage_1cta", 1, 128, 1, ClusterMode::kMulticast, 8, kAllLayouts, true},
+    // Decode, n <= 64: 64 x 64 tiles streaming the weight with deep rings,
+    // alone or with K split over 2 or 4 CTAs to cover every SM.
+    {"sm90_64x64x64_12stage_1cta", 1, 64, 1, ClusterMode::kMulticast, 12, kDecodeLayouts, true},
+    {"sm90_64x64x64_12stage_2cta_splitk", 1, 64, 2, ClusterMode::kSplitK, 12, kDecodeLayouts, true},
+    {"sm90_64x64x64_10stage_4cta_splitk", 1, 64, 4, ClusterMode::kSplitK, 10, kDecodeLayouts, true},
+};
+constexpr int kConfigCount = int(sizeof kShapes / sizeof kShapes[0]);
+
 // AB: __half or __nv_bfloat16; Out: AB or float. kRowMN / kColMN: the row /
-// column operand is stored M/N-contiguous (see kernel_view.h).
-template <class AB_, class Out_, bool kRowMN_, bool kColMN_, int kStages_ = 3>
+// column operand is stored M/N-contiguous (see kernel_view.h). kConfig: the
+// row of kShapes.
+template <class AB_, class Out_, bool kRowMN_, bool kColMN_, int kConfig_ = 0>
 struct Config {
   using AB = AB_;
   using Out = Out_;
   static constexpr bool kRowMN = kRowMN_;
   static constexpr bool kColMN = kColMN_;
+  static constexpr int kConfig = kConfig_;
+  static constexpr Shape kShape = kShapes[kConfig];
 
   // Blocks are counted per CTA (rows) or per cluster (columns), as in
   // sm100's Config.
-  static constexpr int kClusterSize = 2;  // the pair shares the column operand
-  static constexpr int kConsumers = 2;    // warpgroups, 64 rows each
+  static constexpr int kClusterSize = kShape.cluster_size;
+  static constexpr bool kSplitK = kShape.mode == ClusterMode::kSplitK;
+  static constexpr bool kMulticast = !kSplitK && kClusterSize > 1;
+  static constexpr int kRowCtas = kSplitK ? 1 : kClusterSize;  // CTAs stacked along the rows
+  static constexpr int kConsumers = kShape.consumers;          // warpgroups, 64 rows each
   static constexpr int kThreads = 128 * (1 + kConsumers);
-  static constexpr int kBlockRows = 64 * kConsumers;  // per CTA
-  static constexpr int kBlockCols = 256;              // per cluster: wgmma N, shared by the pair
-  static constexpr int kBlockK = 64;                  // one 128-byte swizzle row of 16-bit K
-  static constexpr int kStages = kStages_;
-  static constexpr int kHalfCols = kBlockCols / kClusterSize;  // each CTA loads these
+  static constexpr int kBlockRows = 64 * kConsumers;    // per CTA
+  static constexpr int kBlockCols = kShape.block_cols;  // per cluster tile: wgmma N
+  static constexpr int kBlockK = 64;                    // one 128-byte swizzle row of 16-bit K
+  static constexpr int kStages = kShape.stages;
+  // The columns each CTA loads: its share of a multicast block, else all.
+  static constexpr int kLoadedCols = kMulticast ? kBlockCols / kClusterSize : kBlockCols;
 
   // A stage in each CTA's shared memory: its row tile and the whole column
-  // block (each CTA multicasts its half into both).
+  // block (each CTA multicasts its share into all, or loads it all).
   // A TMA box of an M/N-major operand: 64 elements of M/N by kBlockK.
   static constexpr int kMNBox = 64;
   static constexpr uint32_t kBoxBytes = kMNBox * kBlockK * 2;
@@ -40,37 +99,66 @@ struct Config {
   static constexpr uint32_t kColTileBytes = kBlockCols * kBlockK * 2;
   static constexpr uint32_t kStageBytes = kRowTileBytes + kColTileBytes;
 
-  // Epilogue: each consumer converts its 64 x 256 block into chunks of 64 rows
-  // x 128 bytes (one TMA store each) in its own staging buffer, issues the
-  // stores and goes on to the next tile while they drain. 32 KB hold a whole
-  // 16-bit block, or half an fp32 one (then the second half waits for the
-  // first half's stores to have read the buffer).
+  // Epilogue: each consumer converts its 64 x kBlockCols block into chunks of
+  // 64 rows x 128 bytes (one TMA store each) in its own staging buffer,
+  // issues the stores and goes on to the next tile while they drain. Up to
+  // 32 KB hold a whole 16-bit 64 x 256 block, or half an fp32 one (then the
+  // second half waits for the first half's stores to have read the buffer).
   static constexpr int kChunkCols = 128 / int(sizeof(Out));
   static constexpr int kChunks = kBlockCols / kChunkCols;
   static constexpr uint32_t kChunkBytes = 64 * 128;
-  static constexpr uint32_t kStagingBytes = 32 * 1024;
+  static constexpr uint32_t kStagingBytes =
+      kChunks * kChunkBytes < 32 * 1024 ? kChunks * kChunkBytes : 32 * 1024;
   static constexpr int kChunksPerStaging = kStagingBytes / kChunkBytes;
 
-  // Shared memory: stages | staging buffers | full and empty barriers. Every
-  // tile is 1024-byte aligned, as 128B swizzling requires.
+  // Split-K: rank 0 holds a slot per other rank and consumer for its fp32
+  // partial block (each thread's accumulators, as float2 pairs, thread-minor).
+  static constexpr int kAccumulators = kBlockCols / 2;  // per consumer thread
+  static constexpr uint32_t kReduceSlotBytes = 128 * kAccumulators * 4;
+  static constexpr uint32_t kReduceBytes =
+      kSplitK ? (kClusterSize - 1) * kConsumers * kReduceSlotBytes : 0;
+
+  // Shared memory: stages | staging buffers | split-K slots | full and empty
+  // barriers | split-K reduce_full and reduce_empty barriers per consumer.
+  // Every tile is 1024-byte aligned, as 128B swizzling requires.
   static constexpr uint32_t kStagingOffset = kStages * kStageBytes;
-  static constexpr uint32_t kBarrierOffset = kStagingOffset + kConsumers * kStagingBytes;
-  static constexpr uint32_t kSmemBytes = kBarrierOffset + 2 * kStages * sizeof(uint64_t);
+  static constexpr uint32_t kReduceOffset = kStagingOffset + kConsumers * kStagingBytes;
+  static constexpr uint32_t kBarrierOffset = kReduceOffset + kReduceBytes;
+  static constexpr int kBarriers = 2 * kStages + (kSplitK ? 2 * kConsumers : 0);
+  static constexpr uint32_t kSmemBytes = kBarrierOffset + kBarriers * sizeof(uint64_t);
 
-  // empty[s] is released by every consumer warp of both CTAs: the peer's
-  // column half lands in this CTA's stage too.
-  static constexpr uint32_t kEmptyArrivals = kClusterSize * kConsumers * 4;
+  // empty[s] is released by every consumer warp of the CTAs the stage's data
+  // lands in: with multicast, the peer's column share lands here too.
+  static constexpr uint32_t kEmptyArrivals = (kMulticast ? kClusterSize : 1) * kConsumers * 4;
+  // reduce_full (rank 0): every thread of the consumer in each other rank;
+  // reduce_empty (other ranks): every thread of rank 0's consumer.
+  static constexpr uint32_t kReduceFullArrivals = (kClusterSize - 1) * 128;
+  static constexpr uint32_t kReduceEmptyArrivals = 128;
 
-  // Register split: the producer keeps little, the consumers hold 128 fp32
-  // accumulators each.
+  // Register split: the producer keeps little, the consumers hold up to 128
+  // fp32 accumulators each.
   static constexpr uint32_t kProducerRegisters = 40;
   static constexpr uint32_t kConsumerRegisters = 232;
 
   static_assert(std::is_same_v<Out, AB> || std::is_same_v<Out, float>);
-  static_assert(kStageBytes % 1024 == 0 && kStagingBytes % 1024 == 0);
+  static_assert(kConsumers == 1 || kConsumers == 2);
+  static_assert(kBlockCols == 64 || kBlockCols == 128 || kBlockCols == 256);
+  static_assert(!kMulticast || kClusterSize == 2, "multicast pairs only");
+  static_assert(kClusterSize >= 1 && kClusterSize <= 8, "portable cluster sizes");
+  // M/N-major operands load 64-element boxes: every CTA's share is whole boxes.
+  static_assert(kLoadedCols % kMNBox == 0);
+  static_assert(kStageBytes % 1024 == 0 && kStagingBytes % 1024 == 0 && kReduceBytes % 1024 == 0);
   static_assert(kChunks % kChunksPerStaging == 0);
   static_assert(kSmemBytes <= 232448, "exceeds the sm90 shared-memory limit per block");
   static_assert(kProducerRegisters * 128 + kConsumerRegisters * 128 * kConsumers <= 65536);
 };
+
+// What the variant tables instantiate (variant_table.cuh).
+template <class AB, class Out, bool kRowMN, bool kColMN, int kConfig>
+using ConfigFor = Config<AB, Out, kRowMN, kColMN, kConfig>;
+
+constexpr bool layout_compiled(int config, bool row_mn, bool col_mn) {
+  return (kShapes[config].layouts >> (int(row_mn) * 2 + int(col_mn))) & 1;
+}
 
 }  // namespace bwgemm::sm90

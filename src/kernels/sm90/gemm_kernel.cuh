@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: MIT
-// The sm90 GEMM: persistent, warp-specialized, 2-CTA clusters, TMA + wgmma.
+// The sm90 GEMM: persistent, warp-specialized, clusters, TMA + wgmma.
 //
 //   producer warp --TMA--> stage s --full[s]--> consumer warpgroups (wgmma)
 //        ^                                              |
-//        +------------------ empty[s] <-----------------+  (both CTAs' warps)
+//        +------------------ empty[s] <-----------------+  (every CTA the data lands in)
 //
-// Each cluster of two CTAs computes a (2 x 128) x 256 tile of D (kernel view,
-// kernel_view.h): CTA r owns rows [128 r, 128 r + 128), loads its own row
-// operand and half of the shared column operand, multicast to both CTAs.
+// A cluster computes one cluster tile of D (kernel view, kernel_view.h) at a
+// time, in one of two modes (config.h):
+//  - multicast: CTA r owns rows [kBlockRows r, kBlockRows (r + 1)) of the
+//    tile, loads its own row operand and its share of the column block,
+//    multicast to every CTA (a single CTA loads it all);
+//  - split-K: every CTA computes the whole tile over its part of K; the other
+//    ranks push their fp32 partial blocks into rank 0's shared memory, which
+//    adds them in rank order (a fixed order: bitwise reproducible) and
+//    stores D.
 // Consumers hold the accumulators in registers, stage their block of D in
 // 128B-swizzled chunks, issue one TMA store per chunk and start the next tile
 // while the stores drain (the producer has already loaded its first stages).
@@ -24,6 +30,7 @@
 #include "kernels/common/stage_storage.cuh"
 #include "kernels/common/tile_place.cuh"
 #include "kernels/ptx/barrier.cuh"
+#include "kernels/ptx/grid_dependency.cuh"
 #include "kernels/ptx/index.cuh"
 #include "kernels/ptx/tma.cuh"
 #include "kernels/ptx/warp.cuh"
@@ -39,39 +46,76 @@ enum class Role { Producer, Math };
 
 BWGEMM_DEVICE Role role_of(uint32_t warp) { return warp / 4 == 0 ? Role::Producer : Role::Math; }
 
-// Stages and barriers as both families lay them out, and a staging buffer
-// per consumer.
+// Stages and barriers as both families lay them out, a staging buffer per
+// consumer, and for split-K the partial-block slots and their barriers.
 template <class Cfg>
 struct SharedStorage : StageStorage<Cfg> {
   BWGEMM_DEVICE uint8_t* consumer_staging(uint32_t consumer) const {
     return this->staging() + consumer * Cfg::kStagingBytes;
   }
+  // Rank 0's slot for the partial block of `consumer` in rank `rank` (>= 1).
+  BWGEMM_DEVICE float2* reduce_slot(uint32_t rank, uint32_t consumer) const {
+    return reinterpret_cast<float2*>(this->base + Cfg::kReduceOffset +
+                                     ((rank - 1) * Cfg::kConsumers + consumer) *
+                                         Cfg::kReduceSlotBytes);
+  }
+  // reduce_full (rank 0): the other ranks' partials of `consumer` have landed;
+  // reduce_empty (other ranks): rank 0 has read them.
+  BWGEMM_DEVICE ptx::Mbarrier* reduce_full(uint32_t consumer) const {
+    return this->after_stage_barriers() + consumer;
+  }
+  BWGEMM_DEVICE ptx::Mbarrier* reduce_empty(uint32_t consumer) const {
+    return this->after_stage_barriers() + Cfg::kConsumers + consumer;
+  }
 };
+
+// The k blocks rank `rank` runs for every tile: all of them, or with split-K
+// its contiguous share (ranks past the end get none, and add zeros).
+struct KRange {
+  int32_t begin, count;
+};
+
+template <class Cfg>
+BWGEMM_DEVICE KRange k_range(int32_t k_blocks, uint32_t rank) {
+  if constexpr (!Cfg::kSplitK) {
+    return {0, k_blocks};
+  } else {
+    const int32_t share = (k_blocks + Cfg::kClusterSize - 1) / Cfg::kClusterSize;
+    const int32_t start = int32_t(rank) * share;
+    const int32_t begin = start < k_blocks ? start : k_blocks;
+    return {begin, share < k_blocks - begin ? share : k_blocks - begin};
+  }
+}
 
 // The TMA warp: one elected thread fills the ring for every tile of this
 // cluster, in the same order the consumers drain it.
 template <class Cfg>
 BWGEMM_DEVICE void produce(const GemmParams& p, const SharedStorage<Cfg>& smem, uint32_t rank,
                            int32_t k_blocks) {
-  constexpr uint16_t kBothCtas = 0b11;
+  constexpr uint16_t kAllCtas = (1u << Cfg::kClusterSize) - 1;
+  const KRange ks = k_range<Cfg>(k_blocks, rank);
   PipelineState<Cfg::kStages> ring;
   for (const int64_t t : ClusterTiles(p.scheduler)) {
     const TilePlace place = place_tile<Cfg>(p, t, rank);
-    const int32_t half0 = place.col0 + int32_t(rank) * Cfg::kHalfCols;
-    for (int32_t kb = 0; kb < k_blocks; ++kb) {
+    const uint32_t share = Cfg::kMulticast ? rank : 0;
+    const int32_t share0 = place.col0 + int32_t(share) * Cfg::kLoadedCols;
+    for (int32_t kb = ks.begin; kb < ks.begin + ks.count; ++kb) {
       const int32_t k0 = kb * Cfg::kBlockK;
       ptx::Mbarrier* full = smem.full(ring.stage);
-      // Wait until both CTAs' consumers released the stage, then load it:
-      // this CTA's rows, and its half of the columns into both CTAs.
+      // Wait until every CTA's consumers released the stage, then load it:
+      // this CTA's rows, and its share of the columns (into every CTA).
       ptx::mbarrier_wait(smem.empty(ring.stage), ring.phase ^ 1);
       ptx::mbarrier_arrive_expect_tx(full, Cfg::kStageBytes);
       load_operand<Cfg, Cfg::kRowMN, Cfg::kBlockRows>(
           smem.row_tile(ring.stage), 0, place.row0, k0, [&](void* dst, int32_t c0, int32_t c1) {
             ptx::tma_load_3d(dst, &p.row.map, full, c0, c1, place.row_plane);
           });
-      load_operand<Cfg, Cfg::kColMN, Cfg::kHalfCols>(
-          smem.col_tile(ring.stage), rank, half0, k0, [&](void* dst, int32_t c0, int32_t c1) {
-            ptx::tma_load_3d_multicast(dst, &p.col.map, full, kBothCtas, c0, c1, place.col_plane);
+      load_operand<Cfg, Cfg::kColMN, Cfg::kLoadedCols>(
+          smem.col_tile(ring.stage), share, share0, k0, [&](void* dst, int32_t c0, int32_t c1) {
+            if constexpr (Cfg::kMulticast)
+              ptx::tma_load_3d_multicast(dst, &p.col.map, full, kAllCtas, c0, c1, place.col_plane);
+            else
+              ptx::tma_load_3d(dst, &p.col.map, full, c0, c1, place.col_plane);
           });
       ring.advance();
     }
@@ -82,11 +126,12 @@ template <class Cfg>
 BWGEMM_DEVICE void release_stage(const SharedStorage<Cfg>& smem, uint32_t stage, uint32_t rank) {
   if (ptx::lane_index() == 0) {
     ptx::mbarrier_arrive(smem.empty(stage));
-    ptx::mbarrier_arrive_cluster(smem.empty(stage), rank ^ 1);
+    if constexpr (Cfg::kMulticast) ptx::mbarrier_arrive_cluster(smem.empty(stage), rank ^ 1);
   }
 }
 
-// One tile's k-loop: acc = U[rows of this consumer] * V over all k blocks.
+// One tile's k-loop: acc = U[rows of this consumer] * V over `k_blocks`
+// k blocks.
 template <class Cfg, class Mma>
 BWGEMM_DEVICE void mainloop(const SharedStorage<Cfg>& smem, PipelineState<Cfg::kStages>& ring,
                             uint32_t consumer, uint32_t rank, int32_t k_blocks,
@@ -114,6 +159,42 @@ BWGEMM_DEVICE void mainloop(const SharedStorage<Cfg>& smem, PipelineState<Cfg::k
   }
   ptx::wgmma_wait<0>();
   release_stage(smem, previous, rank);
+}
+
+// Split-K, a rank other than 0: pushes this consumer's partial block into its
+// slot in rank 0 (distributed shared memory) once rank 0 has read the
+// previous one, then signals it. Every thread writes its own accumulators and
+// arrives itself, so each release covers exactly its own stores.
+template <class Cfg, int kAccumulators>
+BWGEMM_DEVICE void push_partial(const SharedStorage<Cfg>& smem, uint32_t rank, uint32_t consumer,
+                                uint32_t phase, const float (&acc)[kAccumulators]) {
+  const uint32_t thread = ptx::thread_index() % 128;
+  ptx::mbarrier_wait_cluster_acquire(smem.reduce_empty(consumer), phase ^ 1);
+  float2* slot = ptx::cluster_peer_pointer(smem.reduce_slot(rank, consumer), 0);
+#pragma unroll
+  for (int i = 0; i < kAccumulators / 2; ++i)
+    slot[i * 128 + thread] = make_float2(acc[2 * i], acc[2 * i + 1]);
+  ptx::mbarrier_arrive_cluster_release(smem.reduce_full(consumer), 0);
+}
+
+// Split-K, rank 0: adds the other ranks' partial blocks to its own in rank
+// order, then lets each rank reuse its slot.
+template <class Cfg, int kAccumulators>
+BWGEMM_DEVICE void add_partials(const SharedStorage<Cfg>& smem, uint32_t consumer, uint32_t phase,
+                                float (&acc)[kAccumulators]) {
+  const uint32_t thread = ptx::thread_index() % 128;
+  ptx::mbarrier_wait_cluster_acquire(smem.reduce_full(consumer), phase);
+  for (uint32_t r = 1; r < uint32_t(Cfg::kClusterSize); ++r) {
+    const float2* slot = smem.reduce_slot(r, consumer);
+#pragma unroll
+    for (int i = 0; i < kAccumulators / 2; ++i) {
+      const float2 v = slot[i * 128 + thread];
+      acc[2 * i] += v.x;
+      acc[2 * i + 1] += v.y;
+    }
+  }
+  for (uint32_t r = 1; r < uint32_t(Cfg::kClusterSize); ++r)
+    ptx::mbarrier_arrive_cluster_release(smem.reduce_empty(consumer), r);
 }
 
 // alpha/beta, conversion and the store of one consumer's 64 x 256 block
@@ -180,14 +261,25 @@ BWGEMM_DEVICE void consume(const GemmParams& p, const SharedStorage<Cfg>& smem, 
       std::conditional_t<std::is_same_v<typename Cfg::AB, __half>, ptx::Half16, ptx::BFloat16>,
       Cfg::kRowMN, Cfg::kColMN>;
   float acc[Mma::kAccumulators];
+  const int32_t my_k_blocks = k_range<Cfg>(k_blocks, rank).count;
   PipelineState<Cfg::kStages> ring;
+  uint32_t reduce_phase = 0;
   for (const int64_t t : ClusterTiles(p.scheduler)) {
     const TilePlace place = place_tile<Cfg>(p, t, rank);
     // Zeroing ends the previous tile's accumulators' lifetime (wgmma's asm
     // operands are read-write), so the epilogue can reuse their registers.
 #pragma unroll
     for (float& v : acc) v = 0.0f;
-    if (k_blocks > 0) mainloop<Cfg, Mma>(smem, ring, consumer, rank, k_blocks, acc);
+    if (my_k_blocks > 0) mainloop<Cfg, Mma>(smem, ring, consumer, rank, my_k_blocks, acc);
+    if constexpr (Cfg::kSplitK) {
+      const uint32_t phase = reduce_phase;
+      reduce_phase ^= 1;
+      if (rank != 0) {
+        push_partial<Cfg>(smem, rank, consumer, phase, acc);
+        continue;
+      }
+      add_partials<Cfg>(smem, consumer, phase, acc);
+    }
     if (beta == 0.0f)
       epilogue_tile<Cfg, Mma, false>(p, smem, place, consumer, alpha, beta, acc);
     else
@@ -204,12 +296,24 @@ BWGEMM_DEVICE void gemm_kernel_body(const GemmParams& p) {
   const uint32_t rank = ptx::cluster_cta_rank();
 
   if (ptx::thread_index() == 0) {
-    init_barrier_rings(
-        BarrierRing{smem.full(0), smem.empty(0), Cfg::kStages, 1, Cfg::kEmptyArrivals});
+    const BarrierRing stages{smem.full(0), smem.empty(0), Cfg::kStages, 1, Cfg::kEmptyArrivals};
+    if constexpr (Cfg::kSplitK)
+      init_barrier_rings(stages,
+                         BarrierRing{smem.reduce_full(0), smem.reduce_empty(0), Cfg::kConsumers,
+                                     Cfg::kReduceFullArrivals, Cfg::kReduceEmptyArrivals});
+    else
+      init_barrier_rings(stages);
     prefetch_maps(p);
   }
-  // The peer may arrive on, and multicast into, this CTA only after this.
+  // The peers may arrive on, and load or store into, this CTA only after this.
   ptx::cluster_sync();
+  // Launched as a programmatic dependent (config.h, persistent_launch.cpp),
+  // everything above overlapped the previous grid on the stream; the scalars,
+  // operands and D are touched only after it has completed (at once when
+  // launched plainly). The next grid may then be scheduled on SMs as this
+  // grid's CTAs leave them.
+  ptx::grid_dependency_wait();
+  ptx::grid_dependents_launch();
 
   const float alpha = p.alpha.load();
   const float beta = p.beta.load();
@@ -223,7 +327,7 @@ BWGEMM_DEVICE void gemm_kernel_body(const GemmParams& p) {
     ptx::increase_registers<Cfg::kConsumerRegisters>();
     consume<Cfg>(p, smem, rank, warp / 4 - 1, k_blocks, alpha, beta);
   }
-  // No CTA leaves while its peer may still arrive on or multicast into it.
+  // No CTA leaves while a peer may still arrive on, or load or store into, it.
   ptx::cluster_sync();
 }
 

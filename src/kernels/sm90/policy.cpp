@@ -6,9 +6,11 @@
 #include "kernels/common/launch_params.h"
 
 namespace bwgemm::sm90 {
+namespace {
 
-// Measured with bwgemm-bench --suite all on an H200 (132 SMs, cuBLAS 13.1,
-// sustained mode, 2026-11-21; docs/perf.md has the whole table):
+// Configuration 0, measured with bwgemm-bench --suite all on an H200 (132
+// SMs, cuBLAS 13.1, sustained mode, 2026-11-21; docs/perf.md has the whole
+// table):
 //  - m, n and k multiples of 16 (cuBLAS's fast path): the kernel is at
 //    0.97-1.02x cuBLAS on 2048..16384-sized shapes (seed, llm, k-sweep),
 //    0.92x at K = 512, 0.5-0.6x on 512..1024 cubes and 0.27-0.65x on skinny
@@ -22,16 +24,67 @@ namespace bwgemm::sm90 {
 //    the vocabulary 50257): cuBLAS at 96 TFLOP/s, the kernel (storing D by
 //    threads) at 434 on an H100 (docs/perf.md). Unaligned A or B: the kernel
 //    cannot load them (launch_params.h) and forwards.
-bool policy_prefers_kernel(const GemmProblem& p, const DeviceCaps& caps) {
-  if (p.c_type != p.ab_type) return false;
-  const bool cublas_fast_path =
-      p.m % 16 == 0 && p.n % 16 == 0 && p.k % 16 == 0 &&
-      tma_addressable(p.a, p.lda, 0, p.ab_type) && tma_addressable(p.b, p.ldb, 0, p.ab_type) &&
-      tma_addressable(p.c, p.ldc, 0, p.c_type);
+bool large_tile_wins(const GemmProblem& p, const DeviceCaps& caps, bool cublas_fast_path) {
   if (cublas_fast_path) return false;
   // At least one full wave of 2-CTA clusters of 256 x 256 output tiles.
   const int64_t cluster_tiles = (p.n + 255) / 256 * ((p.m + 255) / 256) * p.batch;
   return p.k >= 512 && cluster_tiles >= caps.sm_count / 2;
+}
+
+// Shape classes with A, B and C 16-byte aligned and a same-type output, first
+// match wins. A decode GEMM multiplies a weight by a few tokens: tokens =
+// min(m, n), weight rows = max(m, n) (either orientation makes the same
+// tiles: the kernel's 64-row or 64-column side holds the tokens). Bounds are
+// inclusive, 0 = none. Every row but one is a slot for a bench measurement
+// (bwgemm-bench --suite decode / small with BWGEMM_SM90_CONFIG naming the
+// configuration): until measured, cuBLAS.
+struct Row {
+  const char* rule;
+  int64_t max_tokens, min_rows, max_rows, min_k, max_weight;  // weight: rows x k elements
+  int config;
+};
+
+constexpr Row kRows[] = {
+    // Decode from a 16..32 MB weight (4096 x 4096): cuBLAS reaches only
+    // 0.42-0.46x of the copy bandwidth there (17-19 us for 32 MB, DESIGN.md),
+    // a fixed cost the kernel avoids by construction: 64 x 64 tiles split
+    // over K in pairs give 2 rows / 64 CTAs (128 of 132 SMs at 4096 rows),
+    // each streaming its 64-row slice of the weight through a 12-stage ring
+    // (192 KB in flight per SM, past what HBM latency needs), launched as a
+    // programmatic dependent. Not measured yet.
+    {"decode <=64 tokens, weight of 2113..4224 rows, <= 32 MB: 64x64 split-K over 2 CTAs", 64, 2113,
+     4224, 2048, 4096 * 4096, 4},
+    // Decode from smaller weights (<= 2112 rows: split over 4 CTAs to cover
+    // the SMs, sm90_64x64x64_10stage_4cta_splitk) or larger ones (64 MB and
+    // up: sm90_64x64x64_12stage_1cta, or split-K in pairs up to 4224 rows):
+    // cuBLAS is at 0.83-0.92x of the copy bandwidth on the large ones.
+    {"decode <=64 tokens, weight of <= 2112 rows: cuBLAS until measured", 64, 0, 2112, 2048, 0, -1},
+    {"decode <=64 tokens, larger weights: cuBLAS until measured", 64, 0, 0, 2048, 0, -1},
+    // Small and skinny shapes (256^3 .. 2048^3, 14336 x 128 x 4096, ...):
+    // sm90_128x128x64_6stage_2cta and sm90_64x128x64_8stage_1cta have 4x and
+    // 8x the tiles of configuration 0. Unmeasured.
+    {"small or skinny: cuBLAS until measured", 0, 0, 0, 0, 0, -1},
+};
+
+bool in(int64_t v, int64_t lo, int64_t hi) { return v >= lo && (hi == 0 || v <= hi); }
+
+}  // namespace
+
+ConfigChoice select_config(const GemmProblem& p, const DeviceCaps& caps) {
+  const bool aligned = tma_addressable(p.a, p.lda, 0, p.ab_type) &&
+                       tma_addressable(p.b, p.ldb, 0, p.ab_type) &&
+                       tma_addressable(p.c, p.ldc, 0, p.c_type);
+  const bool cublas_fast_path = p.m % 16 == 0 && p.n % 16 == 0 && p.k % 16 == 0 && aligned;
+  if (p.c_type != p.ab_type) return {-1, "fp32 output: cuBLAS (not measured)"};
+  if (large_tile_wins(p, caps, cublas_fast_path))
+    return {0, "off cuBLAS's fast path, a wave of 256x256 tiles: measured faster"};
+  if (!aligned || p.batch != 1) return {-1, "cuBLAS measured faster"};
+  const int64_t tokens = p.m < p.n ? p.m : p.n, rows = p.m < p.n ? p.n : p.m;
+  for (const Row& r : kRows)
+    if (in(tokens, 0, r.max_tokens) && in(rows, r.min_rows, r.max_rows) && in(p.k, r.min_k, 0) &&
+        in(rows * p.k, 0, r.max_weight))
+      return {r.config, r.rule};
+  return {-1, "cuBLAS measured faster"};
 }
 
 }  // namespace bwgemm::sm90

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: MIT
-// Where the sm90 kernel runs under BWGEMM_POLICY_AUTO: the shape classes
-// where bwgemm-bench measured it at least as fast as cuBLAS (policy.cpp keeps
-// the rule and the measurements beside it).
+// Which sm90 configuration runs a problem under BWGEMM_POLICY_AUTO, or cuBLAS:
+// one table of shape classes (policy.cpp keeps it, with the measurements or
+// arguments behind each row).
 #pragma once
 
 #include "core/device_caps.h"
 #include "core/problem.h"
+#include "kernels/kernel_family.h"
 
 namespace bwgemm::sm90 {
 
-// True when the measured policy prefers the sm90 kernel for `p`.
-bool policy_prefers_kernel(const GemmProblem& p, const DeviceCaps& caps);
+// The configuration is an index into config.h's kShapes; -1: cuBLAS.
+ConfigChoice select_config(const GemmProblem& p, const DeviceCaps& caps);
 
 }  // namespace bwgemm::sm90

@@ -1,22 +1,67 @@
 // SPDX-License-Identifier: MIT
 #include "kernels/sm90/selection.h"
 
+#include <array>
+#include <utility>
+
+#include "core/env_config.h"
+#include "core/log.h"
+#include "kernels/common/kernel_view.h"
 #include "kernels/sm90/config.h"
 #include "kernels/sm90/policy.h"
+#include "kernels/sm90/variants.h"
 
 namespace bwgemm::sm90 {
+namespace {
+
+// Each configuration's shared memory with fp32 output (the largest staging).
+template <int... kConfigs>
+constexpr std::array<uint32_t, kConfigCount> smem_bytes(std::integer_sequence<int, kConfigs...>) {
+  return {Config<__half, float, false, false, kConfigs>::kSmemBytes...};
+}
+constexpr std::array<uint32_t, kConfigCount> kSmemBytes =
+    smem_bytes(std::make_integer_sequence<int, kConfigCount>{});
+
+bool runnable(int config, const GemmProblem& p, const DeviceCaps& caps) {
+  return config >= 0 && config_compiled(config, variant_key(to_kernel_view(p))) &&
+         caps.smem_per_block_optin >= int(kSmemBytes[size_t(config)]);
+}
+
+// BWGEMM_SM90_CONFIG's configuration, or -1 (unset; an unknown name is
+// warned about once).
+int named_config() {
+  static const int named = [] {
+    const char* name = env_config().sm90_config;
+    if (name == nullptr) return -1;
+    const int c = config_by_name(name);
+    if (c < 0) log_warning("BWGEMM_SM90_CONFIG=%s ignored: no such sm90 configuration", name);
+    return c;
+  }();
+  return named;
+}
+
+}  // namespace
 
 bool runs_on(const DeviceCaps& caps) { return caps.cc_major == 9 && caps.cc_minor == 0; }
 
 bwgemmReason_t supports(const GemmProblem&, const DeviceCaps& caps) {
-  // Every variant has the same shared-memory footprint.
-  if (caps.smem_per_block_optin < int(Config<__half, __half, false, false>::kSmemBytes))
-    return BWGEMM_REASON_NO_KERNEL_FOR_ARCH;
+  // Configuration 0 runs every layout; the others only where they fit.
+  if (caps.smem_per_block_optin < int(kSmemBytes[0])) return BWGEMM_REASON_NO_KERNEL_FOR_ARCH;
   return BWGEMM_REASON_KERNEL_SELECTED;
 }
 
-int choose_config(const GemmProblem& p, const DeviceCaps& caps, bool forced) {
-  return forced || policy_prefers_kernel(p, caps) ? 0 : -1;
+ConfigChoice choose(const GemmProblem& p, const DeviceCaps& caps, bool forced, int named) {
+  ConfigChoice s = select_config(p, caps);
+  if (!runnable(s.config, p, caps)) {
+    if (!forced) return {-1, s.config < 0 ? s.rule : "the table's configuration is not compiled"};
+    s = {0, "forced kernel: the large-tile configuration"};
+  }
+  if (named >= 0 && runnable(named, p, caps)) s = {named, "named by BWGEMM_SM90_CONFIG"};
+  return s;
+}
+
+ConfigChoice choose_config(const GemmProblem& p, const DeviceCaps& caps, bool forced) {
+  return choose(p, caps, forced, named_config());
 }
 
 }  // namespace bwgemm::sm90

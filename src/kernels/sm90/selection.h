@@ -6,6 +6,7 @@
 #include "bwgemm/bwgemm.h"
 #include "core/device_caps.h"
 #include "core/problem.h"
+#include "kernels/sm90/policy.h"
 
 namespace bwgemm::sm90 {
 
@@ -14,8 +15,14 @@ bool runs_on(const DeviceCaps& caps);
 
 bwgemmReason_t supports(const GemmProblem& p, const DeviceCaps& caps);
 
-// Configuration 0 where the measured policy (policy.h) prefers the kernel,
-// or always when `forced`; -1 otherwise.
-int choose_config(const GemmProblem& p, const DeviceCaps& caps, bool forced);
+// The policy table's configuration (policy.h) where it prefers the kernel
+// and the configuration is compiled for the layout; when `forced`, that or
+// else configuration 0; -1 otherwise. `named` (a configuration index, or -1)
+// replaces the choice wherever the kernel runs and it is compiled for the
+// layout (BWGEMM_SM90_CONFIG). `rule` says which row decided.
+ConfigChoice choose(const GemmProblem& p, const DeviceCaps& caps, bool forced, int named);
+
+// choose() with BWGEMM_SM90_CONFIG's configuration.
+ConfigChoice choose_config(const GemmProblem& p, const DeviceCaps& caps, bool forced);
 
 }  // namespace bwgemm::sm90

@@ -1,31 +1,47 @@
 // SPDX-License-Identifier: MIT
 #include "kernels/sm90/variants.h"
 
+#include <cstring>
+
 #include "kernels/sm90/config.h"
 
 namespace bwgemm::sm90 {
 
-const KernelVariant& select_variant(const VariantKey& key) {
+const KernelVariant* select_variant(int config, const VariantKey& key) {
   static const VariantTable table = {variants_f16_f16, variants_f16_f32, variants_bf16_bf16,
                                      variants_bf16_f32};
-  return bwgemm::select_variant(table, key);
+  return bwgemm::select_variant(table, config, key);
 }
 
-// Names give the cluster's tile (both CTAs together), as sm100's do.
-const char* config_name(int) { return "sm90_256x256x64_3stage_2cta"; }
+// Names give the cluster's tile, as sm100's do.
+const char* config_name(int config) {
+  return config >= 0 && config < kConfigCount ? kShapes[config].name : "";
+}
 
-TileShape tile_shape(int, DType out_type) {
-  // The tile is the same for every variant; an epilogue chunk is 128 bytes
-  // of a row, so its width depends on the output type.
+int config_by_name(const char* name) {
+  for (int c = 0; c < kConfigCount; ++c)
+    if (std::strcmp(kShapes[c].name, name) == 0) return c;
+  return -1;
+}
+
+bool config_compiled(int config, const VariantKey& key) {
+  return config >= 0 && config < kConfigCount && layout_compiled(config, key.row_mn, key.col_mn);
+}
+
+TileShape tile_shape(int config, DType out_type) {
+  // An epilogue chunk is 128 bytes of a row, so its width depends on the
+  // output type.
+  const Shape& s = kShapes[config];
   using Any = Config<__half, __half, false, false>;
-  return {Any::kClusterSize,
-          Any::kBlockRows,
-          Any::kBlockCols,
+  return {s.cluster_size,
+          64 * s.consumers,
+          s.block_cols,
           Any::kBlockK,
           Any::kMNBox,
           128 / int(dtype_size(out_type)),
           64,
-          8};
+          8,
+          s.mode == ClusterMode::kSplitK};
 }
 
 }  // namespace bwgemm::sm90

@@ -18,11 +18,16 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 #endif
 }
 
-// What VariantQuad needs to instantiate this family.
+// What VariantTableOf needs to instantiate this family.
 struct Family {
-  template <class AB, class Out, bool kRowMN, bool kColMN>
-  using Config = sm90::Config<AB, Out, kRowMN, kColMN>;
+  template <class AB, class Out, bool kRowMN, bool kColMN, int kConfig>
+  using Config = ConfigFor<AB, Out, kRowMN, kColMN, kConfig>;
   static constexpr int kFirstVariantIndex = sm90::kFirstVariantIndex;
+  static constexpr int kConfigCount = sm90::kConfigCount;
+  static constexpr bool programmatic_launch(int config) { return kShapes[config].programmatic; }
+  static constexpr bool compiled(int config, bool row_mn, bool col_mn) {
+    return layout_compiled(config, row_mn, col_mn);
+  }
 
   template <class Cfg>
   static KernelEntry entry() {

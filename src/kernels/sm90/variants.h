@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The compiled instantiations of the sm90 kernel, one per variant key (types,
-// operand majorness), and the configurations the family offers.
+// The compiled instantiations of the sm90 kernel, one per configuration and
+// variant key (types, operand majorness), and the configurations' names and
+// tile shapes (config.h's kShapes).
 #pragma once
 
 #include "kernels/common/kernel_view.h"
@@ -16,16 +17,20 @@ constexpr int kFirstVariantIndex = 0;
 // One per row of BWGEMM_FOR_EACH_TYPE_PAIR, defined in variants_<name>.cu
 // (or by the emulation build).
 #define BWGEMM_DECLARE_VARIANTS_(name, AB, Out) \
-  const KernelVariant& variants_##name(bool row_mn, bool col_mn);
+  const KernelVariant* variants_##name(int config, bool row_mn, bool col_mn);
 BWGEMM_FOR_EACH_TYPE_PAIR(BWGEMM_DECLARE_VARIANTS_)
 #undef BWGEMM_DECLARE_VARIANTS_
 
-const KernelVariant& select_variant(const VariantKey& key);
+// NULL when `config` is not compiled for the key's layout.
+const KernelVariant* select_variant(int config, const VariantKey& key);
 
 // The family's configurations, by the index KernelFamily::choose_config
 // returns: a name and the tile shape of each (for an output type).
-constexpr int kConfigCount = 1;
 const char* config_name(int config);
 TileShape tile_shape(int config, DType out_type);
+// The configuration named `name`, or -1.
+int config_by_name(const char* name);
+// Whether `config` is compiled for the operand layout of `key`.
+bool config_compiled(int config, const VariantKey& key);
 
 }  // namespace bwgemm::sm90

@@ -380,6 +380,7 @@ CaseResult run_and_check(const GemmCase& c, Runner runner, uint64_t seed, cudaSt
     info.size = sizeof info;
     bwgemmGetLastDispatch(&info);
     result.path = info.path;
+    result.kernel = info.kernel;
     const bwgemmPath_t expected = kernel_takes(c) ? BWGEMM_PATH_SM90 : BWGEMM_PATH_CUBLAS;
     if (info.path != expected) {
       result.ok = false;

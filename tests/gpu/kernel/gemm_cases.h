@@ -42,6 +42,7 @@ struct CaseResult {
   bool ok;
   bwgemmPath_t path;  // which path bwgemm took
   std::string detail;
+  std::string kernel;  // the configuration that ran (bwgemmGetLastDispatch), or ""
 };
 
 enum class Runner { BwgemmForced, RealCublas };

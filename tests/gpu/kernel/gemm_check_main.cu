@@ -24,12 +24,19 @@
 
 namespace {
 
+// BWGEMM_SM90_CONFIG, when a run forces a configuration by name.
+const char* named_config() {
+  const char* name = std::getenv("BWGEMM_SM90_CONFIG");
+  return name != nullptr && name[0] != '\0' ? name : nullptr;
+}
+
 struct Tally {
-  int cases = 0, kernel = 0, forwarded = 0, failed = 0;
+  int cases = 0, kernel = 0, forwarded = 0, failed = 0, named = 0;
 
   void add(const GemmCase& c, const CaseResult& r, const char* what = "") {
     ++cases;
     if (r.path == BWGEMM_PATH_SM90) ++kernel;
+    if (named_config() != nullptr && r.kernel == named_config()) ++named;
     if (r.path == BWGEMM_PATH_CUBLAS) ++forwarded;
     if (!r.ok) {
       if (++failed <= 20)
@@ -37,10 +44,14 @@ struct Tally {
     }
   }
 
+  // With a configuration named, some cases must have run on it (it runs
+  // only the layouts it is compiled for; the others run configuration 0).
   int finish(const char* name) const {
     std::printf("%s: %d cases, %d on the sm90 kernel, %d forwarded, %d failed\n", name, cases,
                 kernel, forwarded, failed);
-    return failed == 0 && cases > 0 ? 0 : 1;
+    if (named_config() != nullptr) std::printf("%s: %d cases on %s\n", name, named, named_config());
+    const bool named_ran = named_config() == nullptr || named > 0 || kernel == 0;
+    return failed == 0 && cases > 0 && named_ran ? 0 : 1;
   }
 };
 
@@ -55,9 +66,10 @@ std::vector<Shape> matrix_shapes() {
   std::vector<Shape> shapes;
   for (int64_t s : {1, 7, 63, 64, 65, 127, 128, 129, 255, 256, 257, 1000, 1024, 2049})
     shapes.push_back({s, s, s});
-  const Shape mixed[] = {{65, 257, 129},   {1000, 7, 1024}, {7, 1000, 63}, {2049, 129, 64},
-                         {129, 2049, 255}, {256, 1, 1000},  {1, 256, 7},   {1024, 65, 2049},
-                         {257, 1024, 1},   {63, 64, 0},     {128, 129, 0}, {511, 513, 1000}};
+  const Shape mixed[] = {{65, 257, 129},   {1000, 7, 1024},  {7, 1000, 63}, {2049, 129, 64},
+                         {129, 2049, 255}, {256, 1, 1000},   {1, 256, 7},   {1024, 65, 2049},
+                         {257, 1024, 1},   {63, 64, 0},      {128, 129, 0}, {511, 513, 1000},
+                         {4096, 16, 4096}, {1000, 33, 3000}, {300, 64, 777}};
   shapes.insert(shapes.end(), std::begin(mixed), std::end(mixed));
   return shapes;
 }
@@ -191,6 +203,28 @@ std::vector<GemmCase> small_cases() {
   return cases;
 }
 
+// Decode shapes (a few tokens against a weight, TN and NN, bf16 and fp16):
+// what the split-K configurations are for.
+std::vector<GemmCase> decode_cases() {
+  std::vector<GemmCase> cases;
+  const int64_t shapes[][3] = {
+      {4096, 16, 4096}, {4096, 1, 14336}, {2048, 64, 4096}, {4095, 8, 4101}};
+  int i = 0;
+  for (const auto& s : shapes) {
+    GemmCase c;
+    c.ab = i % 2 ? Elem::BF16 : Elem::F16;
+    c.c = c.ab;
+    c.ta = i != 1;
+    c.m = s[0];
+    c.n = s[1];
+    c.k = s[2];
+    c.beta = i == 2 ? 1.0f : 0.0f;
+    cases.push_back(c);
+    ++i;
+  }
+  return cases;
+}
+
 int run_determinism() {
   cudaStream_t stream;
   CUDA_OK(cudaStreamCreate(&stream));
@@ -205,6 +239,7 @@ int run_determinism() {
   big.k = 4096;
   big.ta = true;
   cases.push_back(big);
+  for (const GemmCase& d : decode_cases()) cases.push_back(d);
   for (const GemmCase& c : cases) {
     const std::string first = run_and_fetch(c, 7, stream, handle);
     const std::string second = run_and_fetch(c, 7, stream, handle);
@@ -227,7 +262,9 @@ int run_graph() {
   CUBLAS_OK(cublasCreate_v2(&handle));
   CUBLAS_OK(cublasSetStream_v2(handle, stream));
   int failed = 0, runs = 0;
-  for (const GemmCase& c : small_cases()) {
+  std::vector<GemmCase> cases = small_cases();
+  for (const GemmCase& d : decode_cases()) cases.push_back(d);
+  for (const GemmCase& c : cases) {
     std::printf("graph: %s\n", describe(c).c_str());
     std::fflush(stdout);
     // A captured call that needs a packed copy goes to cuBLAS (no workspace

@@ -123,6 +123,19 @@ void last_dispatch_after_a_kernel_launch(void**) {
   assert_int_equal(info.reason, BWGEMM_REASON_KERNEL_SELECTED);
   assert_string_equal(info.reason_name, "KERNEL_SELECTED");
   assert_string_equal(info.kernel, fake::config_name(0, 3));
+  // The family's selection rule says why this configuration.
+  assert_string_equal(info.reason_message, "fake rule: kernel");
+}
+
+// Where the family's table prefers cuBLAS, its rule says so.
+void last_dispatch_names_the_rule_that_preferred_cublas(void**) {
+  fake::behavior(0).config = -1;
+  assert_int_equal(test::invoke(test::candidate_call(Api::Cublas, Entry::GemmEx)),
+                   CUBLAS_STATUS_SUCCESS);
+  const bwgemmDispatchInfo_t info = test::last_dispatch();
+  assert_int_equal(info.path, BWGEMM_PATH_CUBLAS);
+  assert_int_equal(info.reason, BWGEMM_REASON_POLICY_PREFERS_CUBLAS);
+  assert_string_equal(info.reason_message, "fake rule: cuBLAS");
 }
 
 void last_dispatch_is_per_thread(void**) {
@@ -194,6 +207,7 @@ int main() {
       TEST(last_dispatch_is_none_before_any_call),
       TEST(last_dispatch_after_forwarding),
       TEST(last_dispatch_after_a_kernel_launch),
+      TEST(last_dispatch_names_the_rule_that_preferred_cublas),
       TEST(last_dispatch_is_per_thread),
       TEST(status_strings_are_never_null),
       TEST(reason_strings_are_never_null),

@@ -48,7 +48,9 @@ bool never_runs(const bwgemm::DeviceCaps&) { return false; }
 bwgemmReason_t takes_nothing(const bwgemm::GemmProblem&, const bwgemm::DeviceCaps&) {
   return BWGEMM_REASON_NO_KERNEL_FOR_ARCH;
 }
-int no_config(const bwgemm::GemmProblem&, const bwgemm::DeviceCaps&, bool) { return -1; }
+bwgemm::ConfigChoice no_config(const bwgemm::GemmProblem&, const bwgemm::DeviceCaps&, bool) {
+  return {-1, "none"};
+}
 const char* no_name(int) { return ""; }
 bwgemm::LaunchResult no_launch(const bwgemm::GemmProblem&, const bwgemm::DeviceCaps&, int,
                                uint32_t*) {

@@ -39,7 +39,7 @@ GemmProblem odd_ldb() {
 }
 
 bwgemm::LaunchResult launch(const GemmProblem& p) {
-  const bwgemm::Plan plan{&fake::family(0), 0, BWGEMM_REASON_KERNEL_SELECTED};
+  const bwgemm::Plan plan{&fake::family(0), 0, BWGEMM_REASON_KERNEL_SELECTED, nullptr};
   return bwgemm::launch_planned(plan, p, kCaps);
 }
 

@@ -10,6 +10,7 @@
 #include <initializer_list>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "api/decode.h"
@@ -52,15 +53,18 @@ bool bwgemm::encode_tma_map(const TmaMapSpec& spec, CUtensorMap* out) {
 }
 
 // The per-type instantiation tables (kernels/sm90/variants_*.cu need nvcc):
-// each returns its own entry, at the variant's ordinal.
+// each returns its own entry, at the variant's index, or NULL where the
+// configuration is not compiled for the layout.
 namespace {
-bwgemm::KernelVariant g_fake_variants[bwgemm::kVariantsPerFamily];
+bwgemm::KernelVariant g_fake_variants[bwgemm::kVariantsPerConfig * bwgemm::sm90::kConfigCount];
 }  // namespace
 namespace bwgemm::sm90 {
-#define FAKE_VARIANTS_(name, AB, Out)                                                    \
-  const KernelVariant& variants_##name(bool row_mn, bool col_mn) {                       \
-    return g_fake_variants[variant_ordinal(std::is_same_v<AB, __nv_bfloat16>,            \
-                                           std::is_same_v<Out, float>, row_mn, col_mn)]; \
+#define FAKE_VARIANTS_(name, AB, Out)                                                     \
+  const KernelVariant* variants_##name(int config, bool row_mn, bool col_mn) {            \
+    if (!layout_compiled(config, row_mn, col_mn)) return nullptr;                         \
+    return &g_fake_variants[config * kVariantsPerConfig +                                 \
+                            variant_ordinal(std::is_same_v<AB, __nv_bfloat16>,            \
+                                            std::is_same_v<Out, float>, row_mn, col_mn)]; \
   }
 BWGEMM_FOR_EACH_TYPE_PAIR(FAKE_VARIANTS_)
 #undef FAKE_VARIANTS_
@@ -332,7 +336,7 @@ void map_specs_describe_the_operands_and_the_output(void**) {
 
 // A shape whose every extent differs, so that no field can stand in for
 // another: boxes and scheduler follow the shape they are given.
-const TileShape kOddShape = {2, 96, 160, 32, 48, 24, 40, 3};
+const TileShape kOddShape = {2, 96, 160, 32, 48, 24, 40, 3, false};
 
 void maps_and_scheduler_follow_the_tile_shape(void**) {
   for_every_call([](const bwgemm::RawCall& c, const Types& t, const GemmProblem& p) {
@@ -341,39 +345,59 @@ void maps_and_scheduler_follow_the_tile_shape(void**) {
     assert_int_equal(g.scheduler.row_blocks, (c.n + 191) / 192);
     assert_int_equal(g.scheduler.col_blocks, (c.m + 159) / 160);
     assert_int_equal(g.scheduler.group, 3);
+    // Split-K: the cluster's CTAs share one 96-row tile and each loads all
+    // 160 columns (one box when K-major).
+    TileShape split = kOddShape;
+    split.split_k = true;
+    const KernelView v = bwgemm::to_kernel_view(p);
+    const GemmParams gs = bwgemm::launch_params_without_maps(v, split);
+    assert_int_equal(gs.scheduler.row_blocks, (c.n + 95) / 96);
+    assert_int_equal(gs.scheduler.col_blocks, (c.m + 159) / 160);
+    if (!v.col_operand.mn_major && v.depth > 0)
+      assert_int_equal(bwgemm::launch_map_specs(v, split).col.box[1], 160);
   });
 }
 
-// What one pipeline stage's TMA loads deliver to each CTA of a pair, with the
-// boxes of these maps and the loads gemm_kernel.cuh's producer issues (row:
-// kBlockRows / kMNBox boxes when M/N-major, else one; column: each CTA
-// multicasts kHalfCols / kMNBox boxes, or one, to both), must be the bytes the
-// full barrier expects (kStageBytes), and an output box one staging chunk.
-template <bool kRowMN, bool kColMN>
+// What one pipeline stage's TMA loads deliver to each CTA of a cluster, with
+// the boxes of these maps and the loads gemm_kernel.cuh's producer issues
+// (row: kBlockRows / kMNBox boxes when M/N-major, else one; column: each CTA
+// loads kLoadedCols / kMNBox boxes, or one, multicast to every CTA or not),
+// must be the bytes the full barrier expects (kStageBytes), and an output box
+// one staging chunk; in every configuration.
+template <bool kRowMN, bool kColMN, int kConfig>
 void check_stage_bytes() {
-  using Cfg = bwgemm::sm90::Config<__half, __half, kRowMN, kColMN>;
-  const bwgemm::RawCall c = make_call(kColMN ? CUBLAS_OP_N : CUBLAS_OP_T,
-                                      kRowMN ? CUBLAS_OP_T : CUBLAS_OP_N, kTypes[0], kSizes[1]);
-  const LaunchMaps maps = bwgemm::launch_map_specs(
-      bwgemm::to_kernel_view(problem_of(c, CUBLAS_POINTER_MODE_HOST)), shape_for(DType::F16));
-  const uint32_t row_loads = kRowMN ? Cfg::kBlockRows / Cfg::kMNBox : 1;
-  const uint32_t col_loads = (kColMN ? Cfg::kHalfCols / Cfg::kMNBox : 1) * Cfg::kClusterSize;
-  const TmaMapSpec& row = maps.row;
-  const TmaMapSpec& col = maps.col;
-  const uint32_t bytes =
-      row_loads * row.box[0] * row.box[1] * 2 + col_loads * col.box[0] * col.box[1] * 2;
-  assert_int_equal(bytes, Cfg::kStageBytes);
-  assert_int_equal(row_loads * row.box[0] * row.box[1] * 2, Cfg::kRowTileBytes);
-  if (kRowMN) assert_int_equal(row.box[0] * row.box[1] * 2, Cfg::kBoxBytes);
-  if (kColMN) assert_int_equal(col.box[0] * col.box[1] * 2, Cfg::kBoxBytes);
-  assert_int_equal(maps.out.box[0] * maps.out.box[1] * 2, Cfg::kChunkBytes);
+  if constexpr (bwgemm::sm90::layout_compiled(kConfig, kRowMN, kColMN)) {
+    using Cfg = bwgemm::sm90::Config<__half, __half, kRowMN, kColMN, kConfig>;
+    const bwgemm::RawCall c = make_call(kColMN ? CUBLAS_OP_N : CUBLAS_OP_T,
+                                        kRowMN ? CUBLAS_OP_T : CUBLAS_OP_N, kTypes[0], kSizes[1]);
+    const LaunchMaps maps =
+        bwgemm::launch_map_specs(bwgemm::to_kernel_view(problem_of(c, CUBLAS_POINTER_MODE_HOST)),
+                                 bwgemm::sm90::tile_shape(kConfig, DType::F16));
+    const uint32_t row_loads = kRowMN ? Cfg::kBlockRows / Cfg::kMNBox : 1;
+    const uint32_t col_loads =
+        (kColMN ? Cfg::kLoadedCols / Cfg::kMNBox : 1) * (Cfg::kMulticast ? Cfg::kClusterSize : 1);
+    const TmaMapSpec& row = maps.row;
+    const TmaMapSpec& col = maps.col;
+    const uint32_t bytes =
+        row_loads * row.box[0] * row.box[1] * 2 + col_loads * col.box[0] * col.box[1] * 2;
+    assert_int_equal(bytes, Cfg::kStageBytes);
+    assert_int_equal(row_loads * row.box[0] * row.box[1] * 2, Cfg::kRowTileBytes);
+    if (kRowMN) assert_int_equal(row.box[0] * row.box[1] * 2, Cfg::kBoxBytes);
+    if (kColMN) assert_int_equal(col.box[0] * col.box[1] * 2, Cfg::kBoxBytes);
+    assert_int_equal(maps.out.box[0] * maps.out.box[1] * 2, Cfg::kChunkBytes);
+  }
+}
+
+template <int... kConfigs>
+void check_stage_bytes_of(std::integer_sequence<int, kConfigs...>) {
+  (check_stage_bytes<false, false, kConfigs>(), ...);
+  (check_stage_bytes<false, true, kConfigs>(), ...);
+  (check_stage_bytes<true, false, kConfigs>(), ...);
+  (check_stage_bytes<true, true, kConfigs>(), ...);
 }
 
 void a_stage_of_boxes_is_the_expected_bytes(void**) {
-  check_stage_bytes<false, false>();
-  check_stage_bytes<false, true>();
-  check_stage_bytes<true, false>();
-  check_stage_bytes<true, true>();
+  check_stage_bytes_of(std::make_integer_sequence<int, bwgemm::sm90::kConfigCount>{});
 }
 
 int32_t cluster_tiles(int64_t extent, int64_t tile) {
@@ -574,7 +598,18 @@ void select_variant_takes_types_and_majorness(void**) {
     assert_int_equal(key.col_mn, c.transa == CUBLAS_OP_N);
     const int ordinal = bwgemm::variant_ordinal(t.ab_dtype == DType::BF16,
                                                 t.out_dtype == DType::F32, key.row_mn, key.col_mn);
-    assert_ptr_equal(&bwgemm::sm90::select_variant(key), &g_fake_variants[ordinal]);
+    for (int config = 0; config < bwgemm::sm90::kConfigCount; ++config) {
+      const bwgemm::KernelVariant* v = bwgemm::sm90::select_variant(config, key);
+      if (bwgemm::sm90::config_compiled(config, key))
+        assert_ptr_equal(v, &g_fake_variants[config * bwgemm::kVariantsPerConfig + ordinal]);
+      else
+        assert_null(v);
+    }
+    // Configuration 0 takes every layout; the decode ones only a K-major B.
+    assert_true(bwgemm::sm90::config_compiled(0, key));
+    assert_int_equal(bwgemm::sm90::config_compiled(
+                         bwgemm::sm90::config_by_name("sm90_64x64x64_12stage_2cta_splitk"), key),
+                     !key.row_mn);
   });
 }
 
@@ -599,7 +634,7 @@ void launch_gemm_enqueues_or_forwards_with_a_warning(void**) {
     bwgemm::LaunchResult r = bwgemm::launch_gemm(catalog, p, caps, 0, &flag);
     assert_int_equal(int(r.status), int(bwgemm::LaunchStatus::kEnqueued));
     const KernelView v = bwgemm::to_kernel_view(p);
-    assert_ptr_equal(g_launched_variant, &bwgemm::sm90::select_variant(bwgemm::variant_key(v)));
+    assert_ptr_equal(g_launched_variant, bwgemm::sm90::select_variant(0, bwgemm::variant_key(v)));
     assert_ptr_equal(g_launched_params.error_flag, &flag);
     const GemmParams expected = bwgemm::launch_params_without_maps(v, shape_for(t.out_dtype));
     assert_int_equal(g_launched_params.scheduler.tile_count(), expected.scheduler.tile_count());

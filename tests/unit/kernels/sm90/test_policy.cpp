@@ -5,9 +5,21 @@
 // k >= 512, and at least sm_count / 2 cluster tiles of 256 x 256 (one wave
 // of 2-CTA clusters), counting every batch.
 #include <cstdint>
+#include <cstring>
+#include <initializer_list>
 
 #include "kernels/sm90/policy.h"
+#include "kernels/sm90/selection.h"
+#include "kernels/sm90/variants.h"
 #include "support/cmocka_cxx.h"
+
+// The nvcc-built per-type variant tables, which selection never calls.
+namespace bwgemm::sm90 {
+#define NO_VARIANTS_(name, AB, Out) \
+  const KernelVariant* variants_##name(int, bool, bool) { return nullptr; }
+BWGEMM_FOR_EACH_TYPE_PAIR(NO_VARIANTS_)
+#undef NO_VARIANTS_
+}  // namespace bwgemm::sm90
 
 using bwgemm::DeviceCaps;
 using bwgemm::DType;
@@ -40,7 +52,7 @@ void check(const Case* cases, size_t count) {
   for (size_t i = 0; i < count; ++i) {
     const Case& c = cases[i];
     const DeviceCaps caps{0, 9, 0, c.sm_count, 232448};
-    if (bwgemm::sm90::policy_prefers_kernel(problem(c), caps) != c.kernel)
+    if ((bwgemm::sm90::select_config(problem(c), caps).config == 0) != c.kernel)
       fail_msg("m %lld n %lld k %lld batch %lld on %d SMs: expected %s",
                static_cast<long long>(c.m), static_cast<long long>(c.n),
                static_cast<long long>(c.k), static_cast<long long>(c.batch), c.sm_count,
@@ -133,6 +145,58 @@ void the_wave_scales_with_the_sms_and_the_batch(void**) {
   check(cases);
 }
 
+// The one row the table takes without a measurement (policy.cpp says why):
+// decode, <= 64 tokens (n, or m), from a weight of 2113..4224 rows and up to
+// 32 MB, to the
+// 64 x 64 split-K pair; the other decode and small rows say cuBLAS, with the
+// row that decided.
+void decode_from_a_small_weight_takes_split_k(void**) {
+  const DeviceCaps caps{0, 9, 0, 132, 232448};
+  const auto config = [&](int64_t m, int64_t n, int64_t k, DType out) {
+    return bwgemm::sm90::select_config(problem({m, n, k, 1, BF16, out, 132, false}), caps);
+  };
+  const int split_pair = 4;  // sm90_64x64x64_12stage_2cta_splitk
+  for (int64_t n : {1, 8, 16, 32, 64}) {
+    assert_int_equal(config(4096, n, 4096, BF16).config, split_pair);
+    assert_non_null(std::strstr(config(4096, n, 4096, BF16).rule, "split-K"));
+  }
+  // Tokens as m (C = tokens x weight rows): the same tiles, transposed.
+  assert_int_equal(config(16, 4096, 4096, BF16).config, split_pair);
+  assert_int_equal(config(64, 3000, 2048, BF16).config, split_pair);
+  assert_int_equal(config(4096, 65, 4096, BF16).config, -1);   // n past decode
+  assert_int_equal(config(4096, 16, 14336, BF16).config, -1);  // 112 MB weight
+  assert_int_equal(config(14336, 16, 4096, BF16).config, -1);  // m past 4224
+  assert_int_equal(config(8192, 16, 8192, BF16).config, -1);
+  assert_int_equal(config(2048, 16, 4096, BF16).config, -1);  // m <= 2112: unmeasured
+  assert_int_equal(config(4096, 16, 1024, BF16).config, -1);  // k < 2048
+  assert_int_equal(config(4096, 16, 4096, F32).config, -1);   // fp32 output
+  assert_non_null(std::strstr(config(2048, 16, 4096, BF16).rule, "until measured"));
+}
+
+// choose(): a configuration named (BWGEMM_SM90_CONFIG) replaces the table's
+// wherever the kernel runs and it is compiled for the layout; it never turns
+// a cuBLAS row into a kernel run unless forced.
+void a_named_configuration_replaces_the_choice(void**) {
+  const DeviceCaps caps{0, 9, 0, 132, 232448};
+  const int split4 = bwgemm::sm90::config_by_name("sm90_64x64x64_10stage_4cta_splitk");
+  assert_true(split4 > 0);
+  GemmProblem decode = problem({4096, 16, 4096, 1, BF16, BF16, 132, false});
+  assert_int_equal(bwgemm::sm90::choose(decode, caps, false, -1).config, 4);
+  assert_int_equal(bwgemm::sm90::choose(decode, caps, false, split4).config, split4);
+  assert_string_equal(bwgemm::sm90::choose(decode, caps, false, split4).rule,
+                      "named by BWGEMM_SM90_CONFIG");
+  // A cuBLAS row stays cuBLAS under AUTO; forced, the named configuration.
+  const GemmProblem cube = problem({1024, 1024, 1024, 1, F16, F16, 132, false});
+  assert_int_equal(bwgemm::sm90::choose(cube, caps, false, split4).config, -1);
+  assert_int_equal(bwgemm::sm90::choose(cube, caps, true, -1).config, 0);
+  assert_int_equal(bwgemm::sm90::choose(cube, caps, true, split4).config, split4);
+  // B transposed (an M/N-major row operand): decode configurations are not
+  // compiled for it, so configuration 0 runs when forced, cuBLAS otherwise.
+  decode.trans_b = true;
+  assert_int_equal(bwgemm::sm90::choose(decode, caps, true, split4).config, 0);
+  assert_int_equal(bwgemm::sm90::choose(decode, caps, false, -1).config, -1);
+}
+
 }  // namespace
 
 int main() {
@@ -142,6 +206,8 @@ int main() {
       cmocka_unit_test(small_shapes_and_short_k_stay_with_cublas),
       cmocka_unit_test(fp32_outputs_stay_with_cublas),
       cmocka_unit_test(the_wave_scales_with_the_sms_and_the_batch),
+      cmocka_unit_test(decode_from_a_small_weight_takes_split_k),
+      cmocka_unit_test(a_named_configuration_replaces_the_choice),
   };
   return cmocka_run_group_tests_name("sm90_policy", tests, nullptr, nullptr);
 }
