@@ -11,13 +11,14 @@
 namespace bwgemm {
 
 struct EnvConfig {
-  bool disable;                // BWGEMM_DISABLE=1/on/true/yes: every call goes to cuBLAS
-  int log_level;               // BWGEMM_LOG: 0 off, 1 each new decision, 2 every call
-  std::FILE* log_file;         // BWGEMM_LOG_FILE (appended), else stderr
-  bwgemmPolicy_t policy;       // BWGEMM_POLICY=auto|kernel|cublas (AUTO when unset)
-  bool sm90_off;               // BWGEMM_SM90=0/off/false/no
-  bool sm100_off;              // BWGEMM_SM100=0/off/false/no
-  const char* cublas_library;  // BWGEMM_CUBLAS_LIBRARY: the library to forward to, or NULL
+  bool disable;                  // BWGEMM_DISABLE=1/on/true/yes: every call goes to cuBLAS
+  int log_level;                 // BWGEMM_LOG: 0 off, 1 each new decision, 2 every call
+  std::FILE* log_file;           // BWGEMM_LOG_FILE (appended), else stderr
+  bwgemmPolicy_t policy;         // BWGEMM_POLICY=auto|kernel|cublas (AUTO when unset)
+  bool sm90_off;                 // BWGEMM_SM90=0/off/false/no
+  bool sm100_off;                // BWGEMM_SM100=0/off/false/no
+  const char* cublas_library;    // BWGEMM_CUBLAS_LIBRARY: the library to forward to, or NULL
+  const char* cublaslt_library;  // BWGEMM_CUBLASLT_LIBRARY: the cuBLASLt to forward to, or NULL
 };
 
 // Read on first use; later changes to the environment are not seen.

@@ -18,16 +18,16 @@ namespace bwgemm::sm90 {
 //    64 cluster tiles up (2047x2049x1023, 3000x5000x700, 4095x4097x4096, ...),
 //    but at 0.52-0.57x on 1000^3 (16 cluster tiles: most SMs idle).
 //  - Only same-type outputs were measured; fp32 outputs stay with cuBLAS.
-//  - C's leading dimension or base not 16-byte aligned (GPT-2's logits with
+//  - D's leading dimension or base not 16-byte aligned (GPT-2's logits with
 //    the vocabulary 50257): cuBLAS at 96 TFLOP/s, the kernel (storing D by
 //    threads) at 434 on an H100 (docs/perf.md). Unaligned A or B: the kernel
 //    cannot load them (launch_params.h) and forwards.
 bool policy_prefers_kernel(const GemmProblem& p, const DeviceCaps& caps) {
   if (p.c_type != p.ab_type) return false;
-  const bool cublas_fast_path =
-      p.m % 16 == 0 && p.n % 16 == 0 && p.k % 16 == 0 &&
-      tma_addressable(p.a, p.lda, 0, p.ab_type) && tma_addressable(p.b, p.ldb, 0, p.ab_type) &&
-      tma_addressable(p.c, p.ldc, 0, p.c_type);
+  const bool cublas_fast_path = p.m % 16 == 0 && p.n % 16 == 0 && p.k % 16 == 0 &&
+                                tma_addressable(p.a, p.lda, 0, p.ab_type) &&
+                                tma_addressable(p.b, p.ldb, 0, p.ab_type) &&
+                                tma_addressable(p.d, p.ldd, 0, p.c_type);
   if (cublas_fast_path) return false;
   // At least one full wave of 2-CTA clusters of 256 x 256 output tiles.
   const int64_t cluster_tiles = (p.n + 255) / 256 * ((p.m + 255) / 256) * p.batch;
