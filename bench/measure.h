@@ -3,7 +3,8 @@
 //
 // Paths: "cublas" is the real cuBLAS called directly; "dispatch", "kernel" and
 // "forward" are bwgemmGemmEx (or its strided-batched form) under the thread
-// policies AUTO, FORCE_KERNEL and FORCE_CUBLAS. All paths of a shape run in one
+// policies AUTO, FORCE_KERNEL and FORCE_CUBLAS. A -lt shape calls
+// cublasLtMatmul instead: the real cuBLASLt's, and libbwgemm's. All paths of a shape run in one
 // process, on one stream and one cuBLAS handle, over the same device buffers.
 //
 // Device time (every throughput suite): after a warm-up, `reps` rounds; each
@@ -108,6 +109,7 @@ class Bench {
   Options options_;
   cudaStream_t stream_ = nullptr;
   cublasHandle_t handle_ = nullptr;
+  cublasLtHandle_t lt_handle_ = nullptr;  // the real cuBLASLt's, for the -lt shapes
   void* workspace_ = nullptr;
   int next_set_ = 0;
 };

@@ -134,8 +134,9 @@ Suite odd_suite() {
 //   weight gradient  NT m = 768, n = V,    k = 8192  (ldb = V)
 //   input gradient   NN m = 768, n = 8192, k = V     (ldb = V)
 Suite gpt2_suite() {
-  Suite s = named("gpt2", "GPT-2's lm_head GEMMs (8x1024 tokens, hidden 768), vocabulary 50257 "
-                          "and 50304, bf16, minimal leading dimensions");
+  Suite s = named("gpt2",
+                  "GPT-2's lm_head GEMMs (8x1024 tokens, hidden 768), vocabulary 50257 "
+                  "and 50304, bf16, minimal leading dimensions");
   for (int64_t vocab : {50257, 50304}) {
     const std::string v = std::to_string(vocab);
     s.shapes.push_back(make(vocab, 8192, 768, {T, N}, DType::kBF16, "logits, vocabulary " + v));
@@ -148,10 +149,16 @@ Suite gpt2_suite() {
 }
 
 Suite host_suite() {
-  Suite s = named(
-      "host", "host time per call: cuBLAS direct, bwgemm forwarding, bwgemm kernel (tiny GEMMs)");
+  Suite s = named("host",
+                  "host time per call: cuBLAS direct, bwgemm forwarding, bwgemm kernel (tiny "
+                  "GEMMs); the -lt rows through cublasLtMatmul with a bias against cuBLASLt");
   s.kind = SuiteKind::kHostCost;
   for (int64_t c : {64, 256}) s.shapes.push_back(make(c, c, c, {T, N}, DType::kF16));
+  for (int64_t c : {64, 256}) {
+    Shape lt = make(c, c, c, {T, N}, DType::kF16, "cublasLtMatmul, bias epilogue (Linear)");
+    lt.lt = true;
+    s.shapes.push_back(lt);
+  }
   return s;
 }
 
@@ -189,8 +196,8 @@ Layout layout_of(const Shape& s) {
 }
 
 const std::vector<Suite>& builtin_suites() {
-  static const std::vector<Suite> suites = {seed_suite(),  llm_suite(),  k_sweep_suite(),
-                                            small_suite(), odd_suite(),  gpt2_suite(),
+  static const std::vector<Suite> suites = {seed_suite(),  llm_suite(), k_sweep_suite(),
+                                            small_suite(), odd_suite(), gpt2_suite(),
                                             host_suite()};
   return suites;
 }
@@ -262,7 +269,8 @@ std::string op_name(const Shape& s) {
 }
 
 std::string dims_name(const Shape& s) {
-  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) +
+         (s.lt ? "-lt" : "");
 }
 
 const char* ld_name(LdMode mode) { return mode == LdMode::kMin ? "min" : "pad8"; }
