@@ -71,7 +71,8 @@ struct Layout {
 constexpr uint64_t kMaxSize = uint64_t{1} << 62;
 
 // The result is KERNEL_SELECTED, INVALID_ARGUMENT (unreadable) or
-// LT_UNSUPPORTED (an order, plane offset or batch mode bwgemm does not take).
+// LT_UNSUPPORTED (an order, plane offset or batch mode bwgemm does not take;
+// *out is filled then too).
 bwgemmReason_t read_matrix(const RealCublasLt& lt, cublasLtMatrixLayout_t layout, Layout* out) {
   if (layout == nullptr) return BWGEMM_REASON_INVALID_ARGUMENT;
   uint32_t type = 0;
@@ -89,6 +90,12 @@ bwgemmReason_t read_matrix(const RealCublasLt& lt, cublasLtMatrixLayout_t layout
       !read_layout(lt, layout, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &stride))
     return BWGEMM_REASON_INVALID_ARGUMENT;
   if (rows > kMaxSize || cols > kMaxSize) return BWGEMM_REASON_INVALID_ARGUMENT;
+  *out = {static_cast<cudaDataType>(type),
+          static_cast<int64_t>(rows),
+          static_cast<int64_t>(cols),
+          ld,
+          batch,
+          stride};
   if (order != CUBLASLT_ORDER_COL) return BWGEMM_REASON_LT_UNSUPPORTED;
   // Unknown to an older library: the default (interleaved, strided).
   if (read_layout(lt, layout, CUBLASLT_MATRIX_LAYOUT_PLANE_OFFSET, &plane_offset) &&
@@ -96,12 +103,6 @@ bwgemmReason_t read_matrix(const RealCublasLt& lt, cublasLtMatrixLayout_t layout
     return BWGEMM_REASON_LT_UNSUPPORTED;
   if (read_layout(lt, layout, CUBLASLT_MATRIX_LAYOUT_BATCH_MODE, &batch_mode) && batch_mode != 0)
     return BWGEMM_REASON_LT_UNSUPPORTED;
-  *out = {static_cast<cudaDataType>(type),
-          static_cast<int64_t>(rows),
-          static_cast<int64_t>(cols),
-          ld,
-          batch,
-          stride};
   return BWGEMM_REASON_KERNEL_SELECTED;
 }
 
@@ -212,28 +213,19 @@ bwgemmReason_t decode_lt_call(const RealCublasLt& lt, const LtMatmulArgs& a, Raw
   if (a.desc == nullptr) return BWGEMM_REASON_INVALID_ARGUMENT;
 
   Layout A{}, B{}, C{}, D{};
+  bwgemmReason_t layout_reason = BWGEMM_REASON_KERNEL_SELECTED;
   for (auto [layout, matrix] : {std::pair{a.Adesc, &A}, std::pair{a.Bdesc, &B},
                                 std::pair{a.Cdesc, &C}, std::pair{a.Ddesc, &D}}) {
     const bwgemmReason_t r = read_matrix(lt, layout, matrix);
-    if (r != BWGEMM_REASON_KERNEL_SELECTED) return r;
+    if (r == BWGEMM_REASON_INVALID_ARGUMENT) return r;
+    if (layout_reason == BWGEMM_REASON_KERNEL_SELECTED) layout_reason = r;
   }
-  bwgemmReason_t r = decode_descriptor(lt, a.desc, D.type, call, out);
-  if (r != BWGEMM_REASON_KERNEL_SELECTED) return r;
+  const bwgemmReason_t desc_reason = decode_descriptor(lt, a.desc, D.type, call, out);
 
-  // D is m x n; op(A) m x k; op(B) k x n; C has D's shape and type.
+  // D is m x n; op(A) m x k; op(B) k x n. Filled in before any refusal, so
+  // that the log shows what a forwarded call was.
   const bool ta = call->transa != CUBLAS_OP_N, tb = call->transb != CUBLAS_OP_N;
   const int64_t m = D.rows, n = D.cols, k = ta ? A.rows : A.cols;
-  if ((ta ? A.cols : A.rows) != m || (tb ? B.rows : B.cols) != n || (tb ? B.cols : B.rows) != k ||
-      C.rows != m || C.cols != n)
-    return BWGEMM_REASON_INVALID_ARGUMENT;
-  // In place, C and D are one matrix: cuBLASLt requires one layout.
-  if (C.type != D.type || (a.C == a.D && (C.ld != D.ld || C.stride != D.stride)))
-    return BWGEMM_REASON_INVALID_ARGUMENT;
-  if (D.ld < (m > 1 ? m : 1)) return BWGEMM_REASON_INVALID_ARGUMENT;
-  // One batch count for all four (cuBLASLt's broadcasting rules stay its own).
-  if (A.batch != D.batch || B.batch != D.batch || C.batch != D.batch)
-    return BWGEMM_REASON_LT_UNSUPPORTED;
-
   call->m = m;
   call->n = n;
   call->k = k;
@@ -249,6 +241,20 @@ bwgemmReason_t decode_lt_call(const RealCublasLt& lt, const LtMatmulArgs& a, Raw
   call->strideC = C.stride;
   out->ldd = D.ld;
   out->strideD = D.stride;
+  if (layout_reason != BWGEMM_REASON_KERNEL_SELECTED) return layout_reason;
+  if (desc_reason != BWGEMM_REASON_KERNEL_SELECTED) return desc_reason;
+
+  // C has D's shape and type; the operands agree with m, n and k.
+  if ((ta ? A.cols : A.rows) != m || (tb ? B.rows : B.cols) != n || (tb ? B.cols : B.rows) != k ||
+      C.rows != m || C.cols != n)
+    return BWGEMM_REASON_INVALID_ARGUMENT;
+  // In place, C and D are one matrix: cuBLASLt requires one layout.
+  if (C.type != D.type || (a.C == a.D && (C.ld != D.ld || C.stride != D.stride)))
+    return BWGEMM_REASON_INVALID_ARGUMENT;
+  if (D.ld < (m > 1 ? m : 1)) return BWGEMM_REASON_INVALID_ARGUMENT;
+  // One batch count for all four (cuBLASLt's broadcasting rules stay its own).
+  if (A.batch != D.batch || B.batch != D.batch || C.batch != D.batch)
+    return BWGEMM_REASON_LT_UNSUPPORTED;
   call->lt_decoded = out;
   return BWGEMM_REASON_KERNEL_SELECTED;
 }

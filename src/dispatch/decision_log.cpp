@@ -33,8 +33,9 @@ uint64_t mix(uint64_t h, uint64_t v) {
   return h * 0xff51afd7ed558ccdull;
 }
 
-// cublasLtMatmul's epilogue as one number: activation * 2 + bias; 0 for the
-// cuBLAS entry points.
+// A decoded cublasLtMatmul's epilogue as one number: activation * 2 + bias;
+// 0 for the cuBLAS entry points and for a call forwarded before its epilogue
+// was understood (logged without one).
 uint64_t epilogue_code(const RawCall& c) {
   const LtDecoded* lt = c.lt_decoded;
   return lt == nullptr ? 0 : uint64_t(lt->epilogue.activation) * 2 + (lt->epilogue.bias != nullptr);
@@ -80,9 +81,10 @@ void log_decision(const RawCall& c, const Decision& d) {
            " compute=%d algo=%d%s%s -> %s%s%s (%s)",
            entry_point_name(c.entry, c.called_as), int(c.transa), int(c.transb), c.m, c.n, c.k,
            int(c.Atype), int(c.Btype), int(c.Ctype), c.lda, c.ldb, c.ldc, c.strideA, c.strideB,
-           c.strideC, c.batch, int(c.compute), int(c.algo), c.lt != nullptr ? " epilogue=" : "",
-           c.lt != nullptr ? epilogue_name(c) : "", path_name(d.path), d.kernel[0] ? " " : "",
-           d.kernel, reason_name(d.reason));
+           c.strideC, c.batch, int(c.compute), int(c.algo),
+           c.lt_decoded != nullptr ? " epilogue=" : "",
+           c.lt_decoded != nullptr ? epilogue_name(c) : "", path_name(d.path),
+           d.kernel[0] ? " " : "", d.kernel, reason_name(d.reason));
 }
 
 }  // namespace
