@@ -4,8 +4,9 @@
 // Paths: "cublas" is the real cuBLAS called directly; "dispatch", "kernel" and
 // "forward" are bwgemmGemmEx (or its strided-batched form) under the thread
 // policies AUTO, FORCE_KERNEL and FORCE_CUBLAS. A -lt shape calls
-// cublasLtMatmul instead: the real cuBLASLt's, and libbwgemm's. All paths of a shape run in one
-// process, on one stream and one cuBLAS handle, over the same device buffers.
+// cublasLtMatmul instead: the real cuBLASLt's, and libbwgemm's, its
+// "forward" path under AUTO (decoded, planned, forwarded: see select()). All paths of a shape run
+// in one process, on one stream and one cuBLAS handle, over the same device buffers.
 //
 // Device time (every throughput suite): after a warm-up, `reps` rounds; each
 // round runs every path once, the rounds going through every order of the
@@ -112,6 +113,7 @@ class Bench {
   cublasLtHandle_t lt_handle_ = nullptr;  // the real cuBLASLt's, for the -lt shapes
   void* workspace_ = nullptr;
   int next_set_ = 0;
+  bool lt_shape_ = false;  // the host suite's current shape is a -lt one (see select())
 };
 
 }  // namespace bench
