@@ -11,7 +11,8 @@
 #                              install BUILD_DIR's runtime component into STAGE
 #                              and check the installed LIBDIR/FILE_NAME: no
 #                              DT_NEEDED on the CUDA libraries, no RPATH/RUNPATH,
-#                              cublas* on node CUBLAS_NODE, bwgemm* on BWGEMM_x.y
+#                              cublas* on node CUBLAS_NODE (cublasLt* on its
+#                              libcublasLt twin), bwgemm* on BWGEMM_x.y
 #                              nodes, and nothing else exported
 set -euo pipefail
 abi_dir=$(cd "$(dirname "$0")" && pwd)
@@ -105,13 +106,15 @@ check_installed() {
   echo "abi: ok, no DT_NEEDED on libcublas/libcudart/libcuda, no RPATH/RUNPATH"
 
   local bad
-  bad=$(list "$lib" | awk -v node="$node" '
+  local lt_node=${node/libcublas./libcublasLt.}
+  bad=$(list "$lib" | awk -v node="$node" -v lt_node="$lt_node" '
     $3 != "F" { print "not a function: " $0; next }
+    $2 ~ /^cublasLt/ { if ($1 != lt_node) print "cublasLt export not on node " lt_node ": " $0; next }
     $2 ~ /^cublas/ { if ($1 != node) print "cublas export not on node " node ": " $0; next }
     $2 ~ /^bwgemm/ { if ($1 !~ /^BWGEMM_[0-9]+\.[0-9]+$/) print "bwgemm export not on a BWGEMM_x.y node: " $0; next }
     { print "unexpected export: " $0 }')
   [ -z "$bad" ] || fail "$bad"
-  echo "abi: ok, $(list "$lib" | wc -l) exports: cublas* on $node, bwgemm* on BWGEMM_x.y, nothing else"
+  echo "abi: ok, $(list "$lib" | wc -l) exports: cublas* on $node, cublasLt* on $lt_node, bwgemm* on BWGEMM_x.y, nothing else"
 }
 
 (($# >= 2)) || usage

@@ -101,7 +101,8 @@ def run(vocab, steps, lib):
                 if " -> " in line:
                     path = line.split(" -> ")[1].split(" ")[0]
                     if path == "cublas":
-                        path += ":" + line.rsplit("(", 1)[1].strip().rstrip(")")
+                        # the reason, without the selection rule after it
+                        path += ":" + line.rsplit("(", 1)[1].strip().rstrip(")").split(":")[0]
                     paths[path] = paths.get(path, 0) + 1
         os.unlink(log)
     result["paths"] = paths

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <thread>
 
@@ -85,10 +86,58 @@ const char* path_name(Path path) {
 
 // Every operand set of one shape in one allocation: A, B and C of set 0, then
 // of set 1, ..., then one C-sized buffer for the cuBLAS reference output.
+// A -lt shape's cuBLASLt descriptors (the real library's: bwgemm decodes
+// them through its getters) and bias vector, made once per shape.
+class LtCall {
+ public:
+  LtCall(const RealCublas& lt, const Shape& s, const Layout& l, cudaStream_t stream) : lt_(lt) {
+    const cudaDataType t = cuda_type(s.dtype);
+    BENCH_CUBLAS(lt.lt_desc_create(&desc_, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+    const int32_t ta = s.op_a, tb = s.op_b;
+    const uint32_t epilogue = CUBLASLT_EPILOGUE_BIAS;
+    BENCH_CUDA(cudaMalloc(&bias_, static_cast<size_t>(s.m) * kElementBytes));
+    fill_gaussian(bias_, static_cast<size_t>(s.m), s.dtype, kOperandSeed + 1, stream);
+    const void* bias = bias_;
+    BENCH_CUBLAS(lt.lt_desc_set(desc_, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
+    BENCH_CUBLAS(lt.lt_desc_set(desc_, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
+    BENCH_CUBLAS(lt.lt_desc_set(desc_, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof epilogue));
+    BENCH_CUBLAS(lt.lt_desc_set(desc_, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias));
+    const bool na = s.op_a == CUBLAS_OP_N, nb = s.op_b == CUBLAS_OP_N;
+    BENCH_CUBLAS(lt.lt_layout_create(&a_, t, na ? s.m : s.k, na ? s.k : s.m, l.lda));
+    BENCH_CUBLAS(lt.lt_layout_create(&b_, t, nb ? s.k : s.n, nb ? s.n : s.k, l.ldb));
+    BENCH_CUBLAS(lt.lt_layout_create(&c_, t, s.m, s.n, l.ldc));
+  }
+  ~LtCall() {
+    lt_.lt_layout_destroy(a_);
+    lt_.lt_layout_destroy(b_);
+    lt_.lt_layout_destroy(c_);
+    lt_.lt_desc_destroy(desc_);
+    cudaFree(bias_);
+  }
+  LtCall(const LtCall&) = delete;
+  LtCall& operator=(const LtCall&) = delete;
+
+  // D = C in place, as PyTorch calls it.
+  void run(decltype(&cublasLtMatmul) matmul, cublasLtHandle_t handle, const void* alpha,
+           const void* A, const void* B, const void* beta, void* C, void* workspace,
+           size_t workspace_bytes, cudaStream_t stream) const {
+    BENCH_CUBLAS(matmul(handle, desc_, alpha, A, a_, B, b_, beta, C, c_, C, c_, nullptr, workspace,
+                        workspace_bytes, stream));
+  }
+
+ private:
+  const RealCublas& lt_;
+  cublasLtMatmulDesc_t desc_ = nullptr;
+  cublasLtMatrixLayout_t a_ = nullptr, b_ = nullptr, c_ = nullptr;
+  void* bias_ = nullptr;
+};
+
 class Bench::Operands {
  public:
-  Operands(const Shape& s, const Layout& l, size_t l2_bytes, bool rotate, cudaStream_t stream)
+  Operands(const Shape& s, const Layout& l, size_t l2_bytes, bool rotate, cudaStream_t stream,
+           const RealCublas& cublas)
       : stream_(stream) {
+    if (s.lt) lt_ = std::make_unique<LtCall>(cublas, s, l, stream);
     const SetBytes bytes = set_bytes(s, l);
     a_bytes_ = bytes.a;
     b_bytes_ = bytes.b;
@@ -111,6 +160,7 @@ class Bench::Operands {
   Operands& operator=(const Operands&) = delete;
 
   int sets() const { return sets_; }
+  const LtCall* lt() const { return lt_.get(); }
   const void* a(int set) const { return base(set); }
   const void* b(int set) const { return base(set) + a_bytes_; }
   void* c(int set) const { return base(set) + a_bytes_ + b_bytes_; }
@@ -124,6 +174,7 @@ class Bench::Operands {
   char* slab_ = nullptr;
   size_t a_bytes_ = 0, b_bytes_ = 0, c_bytes_ = 0, c_elems_ = 0, set_bytes_ = 0;
   int sets_ = 1;
+  std::unique_ptr<LtCall> lt_;  // -lt shapes only
 };
 
 Bench::Bench(const RealCublas& cublas, const GpuInfo& gpu, const SmClock& clock,
@@ -137,9 +188,11 @@ Bench::Bench(const RealCublas& cublas, const GpuInfo& gpu, const SmClock& clock,
   BENCH_CUBLAS(cublas_.set_stream(handle_, stream_));  // resets the workspace: set it after
   BENCH_CUDA(cudaMalloc(&workspace_, kWorkspaceBytes));
   BENCH_CUBLAS(cublas_.set_workspace(handle_, workspace_, kWorkspaceBytes));
+  BENCH_CUBLAS(cublas_.lt_create(&lt_handle_));
 }
 
 Bench::~Bench() {
+  BENCH_CUBLAS(cublas_.lt_destroy(lt_handle_));
   BENCH_CUBLAS(cublasDestroy_v2(handle_));
   BENCH_CUDA(cudaFree(workspace_));
   BENCH_CUDA(cudaStreamDestroy(stream_));
@@ -151,7 +204,13 @@ void Bench::select(Path path) const {
     case Path::kBareLaunch: return;
     case Path::kDispatch: BENCH_CUBLAS(bwgemmSetThreadPolicy(BWGEMM_POLICY_AUTO)); return;
     case Path::kKernel: BENCH_CUBLAS(bwgemmSetThreadPolicy(BWGEMM_POLICY_FORCE_KERNEL)); return;
-    case Path::kForward: BENCH_CUBLAS(bwgemmSetThreadPolicy(BWGEMM_POLICY_FORCE_CUBLAS)); return;
+    // A -lt shape's forwarding is measured as PyTorch meets it: decoded and
+    // planned under AUTO, then forwarded because cuBLAS is preferred at these
+    // sizes (FORCE_CUBLAS would skip the decoding).
+    case Path::kForward:
+      BENCH_CUBLAS(
+          bwgemmSetThreadPolicy(lt_shape_ ? BWGEMM_POLICY_AUTO : BWGEMM_POLICY_FORCE_CUBLAS));
+      return;
   }
 }
 
@@ -173,7 +232,11 @@ void Bench::gemm(Path path, const Shape& s, const Layout& l, const Operands& ops
   const void *A = ops.a(set), *B = ops.b(set);
   void* C = ops.c(set);
   const bool direct = path == Path::kCublas;
-  if (s.batch == 1) {
+  if (const LtCall* lt = ops.lt()) {
+    // bwgemm's cublasLtMatmul is the name the bench links (libbwgemm exports it).
+    lt->run(direct ? cublas_.lt_matmul : &cublasLtMatmul, lt_handle_, alpha, A, B, beta, C,
+            workspace_, kWorkspaceBytes, stream_);
+  } else if (s.batch == 1) {
     const auto fn = direct ? cublas_.gemm_ex : &bwgemmGemmEx;
     BENCH_CUBLAS(fn(handle_, s.op_a, s.op_b, m, n, k, alpha, A, t, lda, B, t, ldb, beta, C, t, ldc,
                     CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
@@ -394,7 +457,7 @@ ShapeResult Bench::run_throughput(const Shape& shape, bool rates) {
   r.bytes = bytes_moved(shape, options_.beta_one);
   r.rates = rates;
   for (Path p : kThroughputPaths) r.paths.push_back(fresh(p));
-  const Operands ops(shape, r.layout, gpu_.l2_bytes, true, stream_);
+  const Operands ops(shape, r.layout, gpu_.l2_bytes, true, stream_, cublas_);
   r.sets = ops.sets();
   next_set_ = 0;
   warm_up(&r, ops);
@@ -420,13 +483,14 @@ void Bench::prepare_bare_launch(ShapeResult* r, const Operands& ops) {
 }
 
 ShapeResult Bench::run_host_cost(const Shape& shape) {
+  lt_shape_ = shape.lt;
   ShapeResult r;
   r.shape = shape;
   r.layout = layout_of(shape);
   r.bytes = bytes_moved(shape, options_.beta_one);
   for (Path p : kHostPaths) r.paths.push_back(fresh(p));
   // Host time does not depend on caching, so one operand set will do.
-  const Operands ops(shape, r.layout, gpu_.l2_bytes, false, stream_);
+  const Operands ops(shape, r.layout, gpu_.l2_bytes, false, stream_, cublas_);
   next_set_ = 0;
   prepare_bare_launch(&r, ops);
   warm_up(&r, ops);

@@ -3,8 +3,10 @@
 //
 // Paths: "cublas" is the real cuBLAS called directly; "dispatch", "kernel" and
 // "forward" are bwgemmGemmEx (or its strided-batched form) under the thread
-// policies AUTO, FORCE_KERNEL and FORCE_CUBLAS. All paths of a shape run in one
-// process, on one stream and one cuBLAS handle, over the same device buffers.
+// policies AUTO, FORCE_KERNEL and FORCE_CUBLAS. A -lt shape calls
+// cublasLtMatmul instead: the real cuBLASLt's, and libbwgemm's, its
+// "forward" path under AUTO (decoded, planned, forwarded: see select()). All paths of a shape run
+// in one process, on one stream and one cuBLAS handle, over the same device buffers.
 //
 // Device time (every throughput suite): after a warm-up, `reps` rounds; each
 // round runs every path once, the rounds going through every order of the
@@ -143,9 +145,11 @@ class Bench {
   Options options_;
   cudaStream_t stream_ = nullptr;
   cublasHandle_t handle_ = nullptr;
+  cublasLtHandle_t lt_handle_ = nullptr;  // the real cuBLASLt's, for the -lt shapes
   void* workspace_ = nullptr;
   int next_set_ = 0;
   std::unique_ptr<BareLaunch> bare_;  // the host suite's current shape's
+  bool lt_shape_ = false;  // the host suite's current shape is a -lt one (see select())
 };
 
 }  // namespace bench

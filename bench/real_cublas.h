@@ -6,6 +6,8 @@
 #ifndef BWGEMM_BENCH_REAL_CUBLAS_H
 #define BWGEMM_BENCH_REAL_CUBLAS_H
 
+#include <cublasLt.h>
+
 #include <string>
 
 #include "common.h"
@@ -21,10 +23,20 @@ struct RealCublas {
   // cublasGemmEx (which C++ overloads with its _64 form) name one function.
   decltype(&bwgemmGemmEx) gemm_ex;
   decltype(&bwgemmGemmStridedBatchedEx) gemm_strided_batched_ex;
+  // The real cuBLASLt (libcublasLt.so.<major>, found the same way): its
+  // cublasLtMatmul is the -lt rows' baseline; libbwgemm's is called by name.
+  decltype(&cublasLtMatmul) lt_matmul;
+  decltype(&cublasLtCreate) lt_create;
+  decltype(&cublasLtDestroy) lt_destroy;
+  decltype(&cublasLtMatmulDescCreate) lt_desc_create;
+  decltype(&cublasLtMatmulDescSetAttribute) lt_desc_set;
+  decltype(&cublasLtMatmulDescDestroy) lt_desc_destroy;
+  decltype(&cublasLtMatrixLayoutCreate) lt_layout_create;
+  decltype(&cublasLtMatrixLayoutDestroy) lt_layout_destroy;
 };
 
-// Loads the real cuBLAS (the copy already in the process if any, else by
-// soname, else from the toolkit the bench was built against). Aborts with a
+// Loads the real cuBLAS and cuBLASLt (the copy already in the process if any,
+// else by soname, else from the toolkit the bench was built against). Aborts with a
 // message if it cannot, or if a symbol resolves into libbwgemm.
 RealCublas load_real_cublas();
 

@@ -180,9 +180,15 @@ Suite gpt2_suite() {
 Suite host_suite() {
   Suite s = named("host",
                   "host time per call: cuBLAS direct, bwgemm forwarding, bwgemm's kernel path and "
-                  "a bare launch of the kernel it runs (tiny GEMMs)");
+                  "a bare launch of the kernel it runs (tiny GEMMs); the -lt rows through "
+                  "cublasLtMatmul with a bias against cuBLASLt");
   s.kind = SuiteKind::kHostCost;
   for (int64_t c : {64, 256}) s.shapes.push_back(make(c, c, c, {T, N}, DType::kF16));
+  for (int64_t c : {64, 256}) {
+    Shape lt = make(c, c, c, {T, N}, DType::kF16, "cublasLtMatmul, bias epilogue (Linear)");
+    lt.lt = true;
+    s.shapes.push_back(lt);
+  }
   return s;
 }
 
@@ -293,7 +299,8 @@ std::string op_name(const Shape& s) {
 }
 
 std::string dims_name(const Shape& s) {
-  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) +
+         (s.lt ? "-lt" : "");
 }
 
 const char* ld_name(LdMode mode) { return mode == LdMode::kMin ? "min" : "pad8"; }

@@ -26,6 +26,9 @@ struct Shape {
   DType dtype = DType::kF16;
   int64_t batch = 1;
   LdMode ld = LdMode::kMin;
+  // Through cublasLtMatmul with a bias epilogue (PyTorch's Linear with bias)
+  // instead of cublasGemmEx; non-batched only.
+  bool lt = false;
   std::string note;  // what the shape stands for, shown by --list
 };
 
@@ -62,7 +65,7 @@ bool select_suites(const std::string& list, std::vector<Suite>* out, std::string
 bool parse_shape(const std::string& text, Shape* out, std::string* error);
 
 std::string op_name(const Shape& s);    // "TN": op(A) then op(B), as cuBLAS orders them
-std::string dims_name(const Shape& s);  // "4096x8192x4096" (m x n x k)
+std::string dims_name(const Shape& s);  // "4096x8192x4096" (m x n x k), "64x64x64-lt"
 const char* ld_name(LdMode mode);       // "min" | "pad8"
 double flop_count(const Shape& s);      // 2 m n k batch
 

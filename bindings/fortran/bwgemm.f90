@@ -83,6 +83,7 @@ module bwgemm
   integer(c_int), parameter :: BWGEMM_REASON_FORCED_CUBLAS = 15
   integer(c_int), parameter :: BWGEMM_REASON_SELF_CHECK_PENDING = 16
   integer(c_int), parameter :: BWGEMM_REASON_UNKNOWN_HANDLE = 17
+  integer(c_int), parameter :: BWGEMM_REASON_LT_UNSUPPORTED = 18
 
   ! bwgemmPath_t
   integer(c_int), parameter :: BWGEMM_PATH_NONE = 0

@@ -43,25 +43,27 @@ extern "C" {
  * Why a call ran where it ran. Append-only: values are never renumbered and a
  * retired reason keeps its slot. XX(name, value, message).
  */
-#define BWGEMM_REASON_MAP(XX)                                                                  \
-  XX(KERNEL_SELECTED, 0, "a bwgemm kernel was selected")                                       \
-  XX(DISABLED_BY_ENV, 1, "BWGEMM_DISABLE is set")                                              \
-  XX(INVALID_ARGUMENT, 2, "invalid argument: cuBLAS reports the error")                        \
-  XX(NULL_HANDLE, 3, "NULL handle: cuBLAS reports the error")                                  \
-  XX(QUICK_RETURN, 4, "empty problem (m, n or batch is 0)")                                    \
-  XX(UNSUPPORTED_TYPES, 5, "type or compute-type combination not taken by bwgemm")             \
-  XX(UNSUPPORTED_LAYOUT, 6, "pointers, leading dimensions or strides the kernels cannot load") \
-  XX(UNSUPPORTED_BATCH, 7, "batched form or batch strides not taken by bwgemm")                \
-  XX(NO_KERNEL_FOR_ARCH, 8, "no bwgemm kernel for this GPU architecture")                      \
-  XX(POLICY_PREFERS_CUBLAS, 9, "cuBLAS is measured faster for this shape")                     \
-  XX(DEVICE_QUERY_FAILED, 10, "could not query the current device")                            \
-  XX(FAMILY_DISABLED, 11, "the kernel family is disabled (environment or self-check)")         \
-  XX(TOO_LARGE, 12, "sizes or strides exceed what the kernel can address")                     \
-  XX(HANDLE_QUERY_FAILED, 13, "handle unreadable, or its stream is on another device")         \
-  XX(LAUNCH_FAILED, 14, "the kernel launch failed")                                            \
-  XX(FORCED_CUBLAS, 15, "the thread's or the process's policy forces cuBLAS")                  \
-  XX(SELF_CHECK_PENDING, 16, "the kernel family's first-use self-check has not run yet")       \
-  XX(UNKNOWN_HANDLE, 17, "handle bwgemm did not see created (another cuBLAS copy's, or older)")
+#define BWGEMM_REASON_MAP(XX)                                                                   \
+  XX(KERNEL_SELECTED, 0, "a bwgemm kernel was selected")                                        \
+  XX(DISABLED_BY_ENV, 1, "BWGEMM_DISABLE is set")                                               \
+  XX(INVALID_ARGUMENT, 2, "invalid argument: cuBLAS reports the error")                         \
+  XX(NULL_HANDLE, 3, "NULL handle: cuBLAS reports the error")                                   \
+  XX(QUICK_RETURN, 4, "empty problem (m, n or batch is 0)")                                     \
+  XX(UNSUPPORTED_TYPES, 5, "type or compute-type combination not taken by bwgemm")              \
+  XX(UNSUPPORTED_LAYOUT, 6, "pointers, leading dimensions or strides the kernels cannot load")  \
+  XX(UNSUPPORTED_BATCH, 7, "batched form or batch strides not taken by bwgemm")                 \
+  XX(NO_KERNEL_FOR_ARCH, 8, "no bwgemm kernel for this GPU architecture")                       \
+  XX(POLICY_PREFERS_CUBLAS, 9, "cuBLAS is measured faster for this shape")                      \
+  XX(DEVICE_QUERY_FAILED, 10, "could not query the current device")                             \
+  XX(FAMILY_DISABLED, 11, "the kernel family is disabled (environment or self-check)")          \
+  XX(TOO_LARGE, 12, "sizes or strides exceed what the kernel can address")                      \
+  XX(HANDLE_QUERY_FAILED, 13, "handle unreadable, or its stream is on another device")          \
+  XX(LAUNCH_FAILED, 14, "the kernel launch failed")                                             \
+  XX(FORCED_CUBLAS, 15, "the thread's or the process's policy forces cuBLAS")                   \
+  XX(SELF_CHECK_PENDING, 16, "the kernel family's first-use self-check has not run yet")        \
+  XX(UNKNOWN_HANDLE, 17, "handle bwgemm did not see created (another cuBLAS copy's, or older)") \
+  XX(LT_UNSUPPORTED, 18,                                                                        \
+     "cuBLASLt order, batch mode, pointer mode, epilogue or attribute not taken")
 
 typedef enum bwgemmReason {
 #define BWGEMM_REASON_ENUM_(name, value, message) BWGEMM_REASON_##name = value,

@@ -2,6 +2,7 @@
 #include "api/gemm_entry.h"
 
 #include "api/decode.h"
+#include "api/lt_decode.h"
 #include "core/device_caps.h"
 #include "core/env_config.h"
 #include "dispatch/decision_log.h"
@@ -11,6 +12,7 @@
 #include "dispatch/policy.h"
 #include "forward/handle_registry.h"
 #include "forward/real_cublas.h"
+#include "forward/real_cublaslt.h"
 
 namespace bwgemm {
 namespace {
@@ -21,8 +23,26 @@ struct Prepared {
   Plan plan;
 };
 
-// Everything before the launch. Any reason other than KERNEL_SELECTED sends
-// the call to cuBLAS unchanged.
+// What every entry point shares once its problem is built: the layout
+// check, the device, and the plan. handle_device: the device the cuBLAS
+// handle was made on, or kUnknownHandle where there is none to compare
+// (cuBLASLt's handle is not bound to a device).
+bwgemmReason_t plan_problem(const Policy& policy, int handle_device, Prepared* out) {
+  const bwgemmReason_t reason = check_layout(out->problem);
+  if (reason != BWGEMM_REASON_KERNEL_SELECTED) return reason;
+  if (!current_device_caps(&out->caps)) return BWGEMM_REASON_DEVICE_QUERY_FAILED;
+  // A handle used with another device current, or a stream of another
+  // device, is cuBLAS's to refuse.
+  if ((handle_device != kUnknownHandle && handle_device != out->caps.device) ||
+      stream_device(out->problem.stream, out->caps.device) != out->caps.device)
+    return BWGEMM_REASON_HANDLE_QUERY_FAILED;
+  out->plan = plan_gemm(out->problem, out->caps, policy.mode, registered_kernel_families(),
+                        disabled_paths());
+  return out->plan.reason;
+}
+
+// Everything before the launch of a cuBLAS entry point. Any reason other
+// than KERNEL_SELECTED sends the call to cuBLAS unchanged.
 bwgemmReason_t prepare(const RawCall& call, Prepared* out) {
   const Policy policy = resolve_policy(env_config(), thread_policy());
   if (policy.reason == BWGEMM_REASON_DISABLED_BY_ENV) return policy.reason;
@@ -47,24 +67,34 @@ bwgemmReason_t prepare(const RawCall& call, Prepared* out) {
       real->get_sm_count_target(call.handle, &out->problem.sm_count_target) !=
           CUBLAS_STATUS_SUCCESS)
     return BWGEMM_REASON_HANDLE_QUERY_FAILED;
-  reason = check_layout(out->problem);
-  if (reason != BWGEMM_REASON_KERNEL_SELECTED) return reason;
-  if (!current_device_caps(&out->caps)) return BWGEMM_REASON_DEVICE_QUERY_FAILED;
-  // A handle used with another device current, or whose stream belongs to
-  // another device, is cuBLAS's to refuse.
-  if (handle_device_index != out->caps.device ||
-      stream_device(stream, out->caps.device) != out->caps.device)
-    return BWGEMM_REASON_HANDLE_QUERY_FAILED;
-  out->plan = plan_gemm(out->problem, out->caps, policy.mode, registered_kernel_families(),
-                        disabled_paths());
-  return out->plan.reason;
+  return plan_problem(policy, handle_device_index, out);
 }
 
-}  // namespace
+// The same for cublasLtMatmul: the descriptors are decoded into `call`
+// (which the decision log then shows) through the real cuBLASLt's getters;
+// the pointer mode, stream and SM target come with the call.
+bwgemmReason_t prepare_lt(const LtMatmulArgs& args, RawCall* call, LtDecoded* decoded,
+                          Prepared* out) {
+  const Policy policy = resolve_policy(env_config(), thread_policy());
+  // Forced to cuBLAS: not even decoded (the descriptors' getters are the
+  // forwarding cost).
+  if (policy.mode == BWGEMM_POLICY_FORCE_CUBLAS) return policy.reason;
+  const RealCublasLt* lt = real_cublaslt();
+  if (lt == nullptr) return BWGEMM_REASON_HANDLE_QUERY_FAILED;
+  bwgemmReason_t reason = decode_lt_call(*lt, args, call, decoded);
+  if (reason != BWGEMM_REASON_KERNEL_SELECTED) return reason;
+  reason = classify_call(*call);
+  if (reason != BWGEMM_REASON_KERNEL_SELECTED) return reason;
+  out->problem = make_problem(*call, decoded->pointer_mode, args.stream);
+  // cuBLASLt takes a NULL C only where beta == 0 means it is not read.
+  if (out->problem.c == nullptr && (out->problem.beta.on_device || out->problem.beta.value != 0.0f))
+    return BWGEMM_REASON_INVALID_ARGUMENT;
+  return plan_problem(policy, kUnknownHandle, out);
+}
 
-cublasStatus_t run_gemm(const RawCall& call) {
-  Prepared prepared;
-  bwgemmReason_t reason = prepare(call, &prepared);
+// Launches a prepared call, or forwards it with `reason`, and records what
+// happened.
+cublasStatus_t run_prepared(const RawCall& call, bwgemmReason_t reason, const Prepared& prepared) {
   // Only these two reasons come from the plan, which then holds the rule.
   const char* rule =
       reason == BWGEMM_REASON_KERNEL_SELECTED || reason == BWGEMM_REASON_POLICY_PREFERS_CUBLAS
@@ -92,6 +122,24 @@ cublasStatus_t run_gemm(const RawCall& call) {
   }
   record_decision(call, BWGEMM_PATH_CUBLAS, reason, "", rule);
   return forward_call(call);
+}
+
+}  // namespace
+
+cublasStatus_t run_gemm(const RawCall& call) {
+  Prepared prepared;
+  const bwgemmReason_t reason = prepare(call, &prepared);
+  return run_prepared(call, reason, prepared);
+}
+
+cublasStatus_t run_lt_matmul(const LtMatmulArgs& args) {
+  RawCall call{};
+  call.entry = EntryPoint::LtMatmul;
+  call.lt = &args;
+  LtDecoded decoded;
+  Prepared prepared;
+  const bwgemmReason_t reason = prepare_lt(args, &call, &decoded, &prepared);
+  return run_prepared(call, reason, prepared);
 }
 
 }  // namespace bwgemm

@@ -10,4 +10,7 @@ namespace bwgemm {
 
 cublasStatus_t run_gemm(const RawCall& call);
 
+// cublasLtMatmul: the descriptors decoded (lt_decode.h), then the same path.
+cublasStatus_t run_lt_matmul(const LtMatmulArgs& args);
+
 }  // namespace bwgemm

@@ -95,8 +95,9 @@ std::FILE* open_log_file(const char* path) {
 // In a secure process, says once which of the variables it set were ignored.
 void note_ignored_when_secure() {
   char ignored[256] = "";
-  for (const char* name : {"BWGEMM_LOG_FILE", "BWGEMM_POLICY", "BWGEMM_SM90", "BWGEMM_SM100",
-                           "BWGEMM_SM90_CONFIG", "BWGEMM_CUBLAS_LIBRARY"}) {
+  for (const char* name :
+       {"BWGEMM_LOG_FILE", "BWGEMM_POLICY", "BWGEMM_SM90", "BWGEMM_SM100", "BWGEMM_SM90_CONFIG",
+        "BWGEMM_CUBLAS_LIBRARY", "BWGEMM_CUBLASLT_LIBRARY"}) {
     if (std::getenv(name) == nullptr) continue;
     if (ignored[0] != '\0') std::strncat(ignored, " ", sizeof ignored - std::strlen(ignored) - 1);
     std::strncat(ignored, name, sizeof ignored - std::strlen(ignored) - 1);
@@ -124,6 +125,7 @@ void read_environment() {
   c.sm100_off = !sm100_on;
   c.sm90_config = env_value("BWGEMM_SM90_CONFIG", secure);
   c.cublas_library = env_value("BWGEMM_CUBLAS_LIBRARY", secure);
+  c.cublaslt_library = env_value("BWGEMM_CUBLASLT_LIBRARY", secure);
   g_config = c;
 }
 

@@ -21,7 +21,8 @@ struct EnvConfig {
   // that configuration (if compiled for the call's layout), for tests and
   // benchmarks; NULL when unset.
   const char* sm90_config;
-  const char* cublas_library;  // BWGEMM_CUBLAS_LIBRARY: the library to forward to, or NULL
+  const char* cublas_library;    // BWGEMM_CUBLAS_LIBRARY: the library to forward to, or NULL
+  const char* cublaslt_library;  // BWGEMM_CUBLASLT_LIBRARY: the cuBLASLt to forward to, or NULL
 };
 
 // Read on first use; later changes to the environment are not seen.

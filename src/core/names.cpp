@@ -54,6 +54,7 @@ const char* entry_point_name(EntryPoint entry, CalledAs called_as) {
     case EntryPoint::GemmBatchedEx: return own ? "bwgemmGemmBatchedEx" : "cublasGemmBatchedEx";
     case EntryPoint::GemmBatchedEx_64:
       return own ? "bwgemmGemmBatchedEx_64" : "cublasGemmBatchedEx_64";
+    case EntryPoint::LtMatmul: return "cublasLtMatmul";
   }
   return "?";
 }

@@ -14,6 +14,17 @@ enum class DType : uint8_t { F16, BF16, F32 };
 
 inline size_t dtype_size(DType t) { return t == DType::F32 ? 4 : 2; }
 
+// The output stage after alpha * op(A) op(B) + beta * C (cuBLASLt epilogues):
+// a bias vector, one value per row of D (per m), then an activation.
+enum class Activation : uint8_t { None, Relu, Gelu };
+
+struct Epilogue {
+  Activation activation;
+  const void* bias;     // NULL: no bias
+  DType bias_type;      // D's type or F32
+  int64_t bias_stride;  // elements between the bias vectors of a batch
+};
+
 // alpha or beta: a value read on the host (host pointer mode) or a device
 // pointer the kernel reads when it runs (device pointer mode).
 struct Scalar {
@@ -22,20 +33,28 @@ struct Scalar {
   const float* device;  // valid when on_device
 };
 
-// Column-major C[m x n] = alpha * op(A)[m x k] * op(B)[k x n] + beta * C, for
-// each of `batch` matrices at A + i*stride_a (elements), and so on.
+// Column-major D[m x n] = epilogue(alpha * op(A)[m x k] * op(B)[k x n] + beta * C),
+// for each of `batch` matrices at A + i*stride_a (elements), and so on. D is C
+// (in place) for the cuBLAS entry points; cublasLtMatmul may name another D,
+// and a NULL C when beta == 0.
 struct GemmProblem {
   DType ab_type;          // A and B share a type
-  DType c_type;           // C (and D, which is C) type
+  DType c_type;           // C and D type
   bool trans_a, trans_b;  // op is transpose (CUBLAS_OP_T or _C on real types)
   int64_t m, n, k;
   const void* a;
   const void* b;
   void* c;
-  int64_t lda, ldb, ldc;
-  int64_t stride_a, stride_b, stride_c;  // elements; ignored when batch == 1
+  void* d;
+  int64_t lda, ldb, ldc, ldd;
+  int64_t stride_a, stride_b, stride_c, stride_d;  // elements; ignored when batch == 1
   int64_t batch;
   Scalar alpha, beta;
+  Epilogue epilogue;
+  // Device memory the caller lent for this call (cublasLtMatmul's
+  // workspace), usable until the call's work on `stream` is done; or NULL.
+  void* workspace;
+  size_t workspace_bytes;
   cudaStream_t stream;
   int sm_count_target;  // the handle's cublasSetSmCountTarget; 0: every SM
 };

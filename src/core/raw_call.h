@@ -4,7 +4,10 @@
 
 #include <cstdint>
 
+#include <cublasLt.h>
 #include <cublas_api.h>
+
+#include "core/problem.h"
 
 namespace bwgemm {
 
@@ -15,6 +18,7 @@ enum class EntryPoint : uint8_t {
   GemmStridedBatchedEx_64,
   GemmBatchedEx,
   GemmBatchedEx_64,
+  LtMatmul,  // cublasLtMatmul: sizes and types decoded from its descriptors
 };
 
 // Which of the two exported names of an entry point the caller called:
@@ -23,6 +27,39 @@ enum class EntryPoint : uint8_t {
 enum class CalledAs : uint8_t {
   Cublas,
   Bwgemm,
+};
+
+// cublasLtMatmul's arguments exactly as received: what it is forwarded with.
+struct LtMatmulArgs {
+  cublasLtHandle_t handle;
+  cublasLtMatmulDesc_t desc;
+  const void* alpha;
+  const void* A;
+  cublasLtMatrixLayout_t Adesc;
+  const void* B;
+  cublasLtMatrixLayout_t Bdesc;
+  const void* beta;
+  const void* C;
+  cublasLtMatrixLayout_t Cdesc;
+  void* D;
+  cublasLtMatrixLayout_t Ddesc;
+  const cublasLtMatmulAlgo_t* algo;
+  void* workspace;
+  size_t workspace_bytes;
+  cudaStream_t stream;
+};
+
+// What a cublasLtMatmul call's descriptors say beyond the cuBLAS fields of
+// RawCall (which its decoder fills: sizes, types, ops, lds, strides, batch,
+// compute). D is a separate matrix of C's type; C may be NULL when beta == 0.
+struct LtDecoded {
+  void* D;
+  int64_t ldd;
+  long long strideD;
+  cublasPointerMode_t pointer_mode;
+  Activation activation;
+  Epilogue epilogue;
+  int sm_count_target;
 };
 
 // Narrow (int) entry points store their sizes widened to int64_t; narrowing
@@ -54,6 +91,10 @@ struct RawCall {
   int64_t batch;  // 1 for the non-batched entry points
   cublasComputeType_t compute;
   cublasGemmAlgo_t algo;
+  // LtMatmul only (NULL otherwise): the arguments as received, and what the
+  // descriptors said (NULL until decoded, or when they could not be).
+  const LtMatmulArgs* lt;
+  const LtDecoded* lt_decoded;
 };
 
 }  // namespace bwgemm

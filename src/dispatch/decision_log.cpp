@@ -36,6 +36,19 @@ uint64_t mix(uint64_t h, uint64_t v) {
   return h * 0xff51afd7ed558ccdull;
 }
 
+// A decoded cublasLtMatmul's epilogue as one number: activation * 2 + bias;
+// 0 for the cuBLAS entry points and for a call forwarded before its epilogue
+// was understood (logged without one).
+uint64_t epilogue_code(const RawCall& c) {
+  const LtDecoded* lt = c.lt_decoded;
+  return lt == nullptr ? 0 : uint64_t(lt->epilogue.activation) * 2 + (lt->epilogue.bias != nullptr);
+}
+
+const char* epilogue_name(const RawCall& c) {
+  static const char* const kNames[] = {"none", "bias", "relu", "relu+bias", "gelu", "gelu+bias"};
+  return kNames[epilogue_code(c)];
+}
+
 uint64_t decision_key(const RawCall& c, const Decision& d) {
   uint64_t h = 0;
   for (uint64_t v : {uint64_t(c.entry),
@@ -54,6 +67,7 @@ uint64_t decision_key(const RawCall& c, const Decision& d) {
                      uint64_t(c.batch),
                      uint64_t(c.compute),
                      uint64_t(c.algo),
+                     epilogue_code(c),
                      uint64_t(d.path),
                      uint64_t(d.reason),
                      uint64_t(reinterpret_cast<uintptr_t>(d.kernel)),
@@ -83,10 +97,12 @@ void log_decision(const RawCall& c, const Decision& d) {
   log_line("%s transa=%d transb=%d m=%" PRId64 " n=%" PRId64 " k=%" PRId64
            " Atype=%d Btype=%d Ctype=%d lda=%" PRId64 " ldb=%" PRId64 " ldc=%" PRId64
            " strideA=%lld strideB=%lld strideC=%lld batch=%" PRId64
-           " compute=%d algo=%d device=%d -> %s%s%s (%s%s%s)",
+           " compute=%d algo=%d%s%s device=%d -> %s%s%s (%s%s%s)",
            entry_point_name(c.entry, c.called_as), int(c.transa), int(c.transb), c.m, c.n, c.k,
            int(c.Atype), int(c.Btype), int(c.Ctype), c.lda, c.ldb, c.ldc, c.strideA, c.strideB,
-           c.strideC, c.batch, int(c.compute), int(c.algo), device, path_name(d.path),
+           c.strideC, c.batch, int(c.compute), int(c.algo),
+           c.lt_decoded != nullptr ? " epilogue=" : "",
+           c.lt_decoded != nullptr ? epilogue_name(c) : "", device, path_name(d.path),
            d.kernel[0] ? " " : "", d.kernel, reason_name(d.reason), d.rule ? ": " : "",
            d.rule ? d.rule : "");
 }

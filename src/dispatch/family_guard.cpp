@@ -16,6 +16,7 @@
 #include "core/names.h"
 #include "dispatch/path_switch.h"
 #include "dispatch/self_check.h"
+#include "forward/real_call_scope.h"
 #include "forward/real_cublas.h"
 
 namespace bwgemm {
@@ -121,31 +122,29 @@ class GpuBackend {
     allocations_.push_back(d);
     // One description of the case; the reference hands the same fields to
     // cuBLAS's own cublasGemmEx.
-    const GemmProblem p{c.ab,
-                        c.out,
-                        c.trans_a,
-                        c.trans_b,
-                        c.m,
-                        c.n,
-                        c.k,
-                        a,
-                        b,
-                        d,
-                        lda,
-                        ldb,
-                        ldc,
-                        0,
-                        0,
-                        0,
-                        1,
-                        {false, 1.0f, nullptr},
-                        {false, 0.0f, nullptr},
-                        stream_,
-                        0};
+    GemmProblem p{};
+    p.ab_type = c.ab;
+    p.c_type = c.out;
+    p.trans_a = c.trans_a;
+    p.trans_b = c.trans_b;
+    p.m = c.m;
+    p.n = c.n;
+    p.k = c.k;
+    p.a = a;
+    p.b = b;
+    p.c = p.d = d;
+    p.lda = lda;
+    p.ldb = ldb;
+    p.ldc = p.ldd = ldc;
+    p.batch = 1;
+    p.alpha = {false, 1.0f, nullptr};
+    p.beta = {false, 0.0f, nullptr};
+    p.stream = stream_;
     bool ok;
     if (reference) {
       const cudaDataType ab = p.ab_type == DType::F16 ? CUDA_R_16F : CUDA_R_16BF;
       const cudaDataType ct = p.c_type == DType::F32 ? CUDA_R_32F : ab;
+      const RealCallScope inside;  // cuBLAS's own cuBLASLt calls pass through
       ok = real_cublas()->gemm_ex(handle_, p.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N,
                                   p.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N, int(p.m), int(p.n),
                                   int(p.k), &p.alpha.value, p.a, ab, int(p.lda), p.b, ab,

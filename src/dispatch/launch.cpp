@@ -22,10 +22,21 @@ bool addressable(const Matrix16& m, DType type) {
 
 size_t round_up_256(size_t bytes) { return (bytes + 255) / 256 * 256; }
 
+// The caller's workspace (cublasLtMatmul's) where it is large enough and
+// 256-byte aligned: it is the caller's for this call on this stream, in a
+// capture too. Otherwise the stream's own.
+void* operand_workspace(const GemmProblem& p, size_t bytes) {
+  if (p.workspace != nullptr && p.workspace_bytes >= bytes &&
+      reinterpret_cast<uintptr_t>(p.workspace) % 256 == 0)
+    return p.workspace;
+  return stream_workspace(p.stream, bytes);
+}
+
 // Replaces A or B where TMA cannot address them by a packed copy in the
-// stream's workspace (16-byte rows; the copy is enqueued before the GEMM on
-// the same stream). False when a copy is needed but cannot be made: inside a
-// capture, past the workspace ceiling, alpha == 0 on the host (A and B must
+// caller's or the stream's workspace (16-byte rows; the copy is enqueued
+// before the GEMM on the same stream). False when a copy is needed but cannot
+// be made: inside a capture without a large enough caller's workspace, past
+// the workspace ceiling, alpha == 0 on the host (A and B must
 // not be read), or a refused enqueue.
 bool pack_unaddressable_operands(GemmProblem* p) {
   if (p->k == 0) return true;  // no operand is read
@@ -36,7 +47,7 @@ bool pack_unaddressable_operands(GemmProblem* p) {
   if (!p->alpha.on_device && p->alpha.value == 0.0f) return false;
   const size_t a_bytes = pack_a ? round_up_256(packed_bytes(a)) : 0;
   const size_t b_bytes = pack_b ? packed_bytes(b) : 0;
-  auto* workspace = static_cast<uint8_t*>(stream_workspace(p->stream, a_bytes + b_bytes));
+  auto* workspace = static_cast<uint8_t*>(operand_workspace(*p, a_bytes + b_bytes));
   if (workspace == nullptr) return false;
   if (pack_a) {
     if (enqueue_pack16(a, workspace, p->stream) != cudaSuccess) return false;

@@ -19,9 +19,10 @@ namespace {
 EmuOutcome run_family(const KernelFamily& family, const HostGemm& g, const DeviceCaps& caps,
                       const emu::Options& options, int config) {
   EmuOutcome out;
-  out.c = g.c_initial;
+  out.c = g.d_initial;
   const float alpha = g.c.alpha, beta = g.c.beta;
-  const GemmProblem p = g.problem(g.a.data(), g.b.data(), out.c.data(), &alpha, &beta);
+  const GemmProblem p = g.problem(g.a.data(), g.b.data(), out.c.data(), &alpha, &beta,
+                                  g.c_initial.data(), g.bias.data());
   if (family.supports(p, caps) != BWGEMM_REASON_KERNEL_SELECTED) {
     out.error = std::string("the ") + family.name + " family does not take the case";
     return out;

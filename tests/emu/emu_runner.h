@@ -14,7 +14,7 @@ namespace bwgemm::emu_test {
 struct EmuOutcome {
   bool launched = false;   // the launcher accepted the case and the run ended cleanly
   std::string error;       // why not: the launcher's refusal or the emulator's report
-  std::vector<uint8_t> c;  // C after the run
+  std::vector<uint8_t> c;  // D after the run (C itself unless the case is out of place)
   emu::RunResult run;
   uint32_t error_flag = 0;  // the sm100 kernel's GemmParams::error_flag after the run
 };

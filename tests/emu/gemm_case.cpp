@@ -63,20 +63,31 @@ double unit_roundoff(DType t) {
 
 int64_t round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
 
+const char* activation_name(Activation a) {
+  return a == Activation::Relu ? " relu" : a == Activation::Gelu ? " gelu" : "";
+}
+
+// cuBLASLt's GELU (tanh form), in double.
+double gelu(double x) {
+  return 0.5 * x * (1.0 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
+}
+
 }  // namespace
 
 std::string describe(const GemmCase& c) {
-  char buf[256];
+  char buf[320];
   std::snprintf(buf, sizeof buf,
                 "%s->%s %c%c m=%lld n=%lld k=%lld batch=%lld%s alpha=%g beta=%g%s %s%lld "
-                "offset=%lld %s",
+                "offset=%lld %s%s%s%s%s",
                 name(c.ab), name(c.c), c.ta ? 'T' : 'N', c.tb ? 'T' : 'N',
                 static_cast<long long>(c.m), static_cast<long long>(c.n),
                 static_cast<long long>(c.k), static_cast<long long>(c.batch),
                 c.broadcast_b ? " (B broadcast)" : "", double(c.alpha), double(c.beta),
                 c.device_scalars ? " (device scalars)" : "",
                 c.minimal_ld ? "ld=min" : "pad=", static_cast<long long>(c.minimal_ld ? 0 : c.pad),
-                static_cast<long long>(c.offset), c.integers ? "integers" : "gaussian");
+                static_cast<long long>(c.offset), c.integers ? "integers" : "gaussian",
+                c.bias ? " bias-" : "", c.bias ? name(c.bias_type) : "",
+                activation_name(c.activation), c.out_of_place ? " out-of-place" : "");
   return buf;
 }
 
@@ -113,10 +124,23 @@ HostGemm::HostGemm(const GemmCase& gc, uint64_t seed) : c(gc) {
               i >= c.m         ? -7777.0
               : c.beta == 0.0f ? std::nan("")
                                : value());
+  if (c.bias) {
+    bias.resize(size_t(c.m * c.batch) * elem(c.bias_type));
+    for (size_t i = 0; i < bias.size() / elem(c.bias_type); ++i)
+      store(c.bias_type, &bias[i * elem(c.bias_type)], double(small(rng)));
+  }
+  d_initial = c_initial;
+  if (c.out_of_place)
+    for (int64_t bt = 0; bt < c.batch; ++bt)
+      for (int64_t j = 0; j < c.n; ++j)
+        for (int64_t i = 0; i < c.m; ++i)
+          store(c.c, &d_initial[size_t(c.offset + bt * stride_c + j * ldc + i) * elem(c.c)],
+                std::nan(""));
 }
 
-GemmProblem HostGemm::problem(const void* a_ptr, const void* b_ptr, void* c_ptr,
-                              const float* alpha_ptr, const float* beta_ptr) const {
+GemmProblem HostGemm::problem(const void* a_ptr, const void* b_ptr, void* d_ptr,
+                              const float* alpha_ptr, const float* beta_ptr, const void* c_ptr,
+                              const void* bias_ptr) const {
   GemmProblem p{};
   p.ab_type = c.ab;
   p.c_type = c.c;
@@ -127,17 +151,26 @@ GemmProblem HostGemm::problem(const void* a_ptr, const void* b_ptr, void* c_ptr,
   p.k = c.k;
   p.a = static_cast<const uint8_t*>(a_ptr) + c.offset * int64_t(elem(c.ab));
   p.b = static_cast<const uint8_t*>(b_ptr) + c.offset * int64_t(elem(c.ab));
-  p.c = static_cast<uint8_t*>(c_ptr) + c.offset * int64_t(elem(c.c));
+  p.d = static_cast<uint8_t*>(d_ptr) + c.offset * int64_t(elem(c.c));
+  p.c = c.out_of_place ? const_cast<uint8_t*>(static_cast<const uint8_t*>(c_ptr)) +
+                             c.offset * int64_t(elem(c.c))
+                       : p.d;
   p.lda = lda;
   p.ldb = ldb;
-  p.ldc = ldc;
+  p.ldc = p.ldd = ldc;
   p.stride_a = stride_a;
   p.stride_b = stride_b;
-  p.stride_c = stride_c;
+  p.stride_c = p.stride_d = stride_c;
   p.batch = c.batch;
   p.alpha = {c.device_scalars, c.alpha, alpha_ptr};
   p.beta = {c.device_scalars, c.beta, beta_ptr};
   p.stream = nullptr;
+  if (c.bias) {
+    p.epilogue.bias = bias_ptr;
+    p.epilogue.bias_type = c.bias_type;
+    p.epilogue.bias_stride = c.m;
+  }
+  p.epilogue.activation = c.activation;
   return p;
 }
 
@@ -183,9 +216,16 @@ std::string HostGemm::check(const uint8_t* out) const {
         }
         // beta == 0: C holds NaN, which must not reach the result.
         const double old = c.beta != 0.0f ? load(c.c, &c_initial[at]) : 0.0;
-        const double want = double(c.alpha) * sum + double(c.beta) * old;
+        double want = double(c.alpha) * sum + double(c.beta) * old;
+        if (c.bias) want += load(c.bias_type, &bias[size_t(bt * c.m + i) * elem(c.bias_type)]);
+        if (c.activation == Activation::Relu) want = want > 0.0 ? want : 0.0;
         const double got = load(c.c, out + at);
-        if (c.integers) {
+        if (c.activation == Activation::Gelu) {
+          // tanhf against tanh: a few fp32 ulps before the output rounding.
+          const double g = gelu(want);
+          const double tol = std::fabs(g) * (2 * unit_roundoff(c.c) + 1e-5) + 1e-6;
+          if (!(std::fabs(got - g) <= tol)) fail("", bt, i, j, got, g);
+        } else if (c.integers) {
           if (!(got == rounded(c.c, want))) fail("", bt, i, j, got, rounded(c.c, want));
         } else {
           const double scale =

@@ -23,6 +23,11 @@ struct GemmCase {
   int64_t offset = 0;           // elements every matrix starts past its buffer's start
   bool broadcast_b = false;     // batch stride 0 for B
   bool integers = true;         // small integers (exact) or gaussian inputs
+  // cuBLASLt's epilogue: a bias per row of D (small integers), an activation.
+  bool bias = false;
+  DType bias_type = DType::F32;
+  Activation activation = Activation::None;
+  bool out_of_place = false;  // D a buffer of its own; C only read
 };
 
 std::string describe(const GemmCase& c);
@@ -33,15 +38,20 @@ struct HostGemm {
   GemmCase c;
   int64_t lda, ldb, ldc, stride_a, stride_b, stride_c;
   std::vector<uint8_t> a, b, c_initial;
+  std::vector<uint8_t> bias;       // m per batch, when c.bias
+  std::vector<uint8_t> d_initial;  // D before the run: C's bytes, m x n poisoned (NaN)
 
   HostGemm(const GemmCase& gc, uint64_t seed);
   size_t c_bytes() const { return c_initial.size(); }
-  // The problem as the API decodes it, over the given buffers (host or device).
-  GemmProblem problem(const void* a_ptr, const void* b_ptr, void* c_ptr, const float* alpha_ptr,
-                      const float* beta_ptr) const;
-  // "" when `c_after` matches: inside m x n the fp64 reference (bit-exact for
-  // integer inputs, else within a bound from k and the types), outside it
-  // the original bytes. Otherwise the first mismatches.
+  // The problem as the API decodes it, over the given buffers (host or
+  // device). d_ptr receives the result; it is C too unless c.out_of_place,
+  // when c_ptr is C. bias_ptr: the bias, when c.bias.
+  GemmProblem problem(const void* a_ptr, const void* b_ptr, void* d_ptr, const float* alpha_ptr,
+                      const float* beta_ptr, const void* c_ptr = nullptr,
+                      const void* bias_ptr = nullptr) const;
+  // "" when `c_after` (D) matches: inside m x n the fp64 reference (bit-exact
+  // for integer inputs without GELU, else within a bound from k and the
+  // types), outside it the original bytes. Otherwise the first mismatches.
   std::string check(const uint8_t* c_after) const;
 };
 

@@ -157,6 +157,33 @@ std::vector<Run> matrix() {
     runs.push_back({d, 8, 0});
     runs.push_back({d, 8, uint64_t(20 + i)});
   }
+  // cuBLASLt's epilogues (PyTorch's Linear is TN): bias per row of D of the
+  // output type or fp32, ReLU, GELU; D apart from C; batches with a bias each.
+  const auto epilogue = [&](DType ab, DType out, bool bias, DType bias_type, Activation act,
+                            bool out_of_place, float alpha, float beta, int64_t batch) {
+    GemmCase l;
+    l.ab = ab;
+    l.c = out;
+    l.ta = true;
+    l.m = 301;
+    l.n = 150;
+    l.k = 100;
+    l.alpha = alpha;
+    l.beta = beta;
+    l.batch = batch;
+    l.bias = bias;
+    l.bias_type = bias_type;
+    l.activation = act;
+    l.out_of_place = out_of_place;
+    runs.push_back({l, 4, 0});
+  };
+  epilogue(DType::F16, DType::F16, true, DType::F16, Activation::None, false, 1.0f, 0.0f, 1);
+  epilogue(DType::BF16, DType::BF16, true, DType::F32, Activation::None, false, 2.0f, -1.0f, 1);
+  epilogue(DType::BF16, DType::BF16, true, DType::BF16, Activation::Relu, true, 1.0f, 1.0f, 1);
+  epilogue(DType::F16, DType::F16, true, DType::F16, Activation::Gelu, false, 0.0625f, 0.0f, 1);
+  epilogue(DType::F16, DType::F32, false, DType::F32, Activation::Gelu, true, 0.0625f, 0.5f, 1);
+  epilogue(DType::F16, DType::F16, false, DType::F16, Activation::Relu, false, 1.0f, 0.0f, 1);
+  epilogue(DType::BF16, DType::F32, true, DType::F32, Activation::Relu, true, 1.0f, 0.0f, 2);
   // Random interleavings and asynchronous completion orders.
   for (uint64_t seed = 1; seed <= 6; ++seed) {
     GemmCase r;

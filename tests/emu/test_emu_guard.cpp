@@ -208,10 +208,10 @@ class EmuBackend {
     p.k = c.k;
     p.a = a.data();
     p.b = b.data();
-    p.c = d.data();
+    p.c = p.d = d.data();
     p.lda = lda;
     p.ldb = ldb;
-    p.ldc = ldc;
+    p.ldc = p.ldd = ldc;
     p.batch = 1;
     p.alpha = {false, 1.0f, nullptr};
     p.beta = {false, 0.0f, nullptr};

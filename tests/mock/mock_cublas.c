@@ -15,6 +15,7 @@ static atomic_int g_calls = 0;
 static atomic_int g_getter_calls = 0;
 static _Thread_local MockCublasCall t_last_call;
 static _Thread_local cublasHandle_t t_last_getter_handle;
+static void (*_Atomic g_gemm_hook)(void) = NULL;
 
 typedef struct MockHandle {
   unsigned char bytes[16];
@@ -36,7 +37,10 @@ void mock_cublas_reset(void) {
   atomic_store(&g_foreign_queries, 0);
   memset(&t_last_call, 0, sizeof t_last_call);
   t_last_getter_handle = NULL;
+  atomic_store(&g_gemm_hook, NULL);
 }
+
+void mock_cublas_set_gemm_hook(void (*hook)(void)) { atomic_store(&g_gemm_hook, hook); }
 
 void mock_cublas_set_status(cublasStatus_t status) { atomic_store(&g_status, (int)status); }
 void mock_cublas_set_getter_status(cublasStatus_t status) {
@@ -90,6 +94,8 @@ static void note_getter(cublasHandle_t handle) {
 static cublasStatus_t record(const MockCublasCall* call) {
   t_last_call = *call;
   atomic_fetch_add(&g_calls, 1);
+  void (*hook)(void) = atomic_load(&g_gemm_hook);
+  if (hook != NULL) hook();
   return (cublasStatus_t)atomic_load(&g_status);
 }
 

@@ -49,7 +49,8 @@ typedef struct MockCublasCall {
 } MockCublasCall;
 
 /* Back to the defaults: GEMM and getter status SUCCESS, host pointer mode,
- * stream NULL, SM count target 0, counters zero, the calling thread's last calls forgotten. */
+ * stream NULL, SM count target 0, counters zero, no GEMM hook, the calling
+ * thread's last calls forgotten. */
 void mock_cublas_reset(void);
 /* The status every GEMM entry point returns from now on. */
 void mock_cublas_set_status(cublasStatus_t status);
@@ -68,6 +69,10 @@ int mock_cublas_getter_call_count(void);
  * was asked about. */
 MockCublasCall mock_cublas_last_call(void);
 cublasHandle_t mock_cublas_last_getter_handle(void);
+
+/* A function every GEMM entry point calls before it returns (NULL: none), as
+ * the real libcublas calls cublasLtMatmul from inside its own GEMMs. */
+void mock_cublas_set_gemm_hook(void (*hook)(void));
 
 /* Handles. This copy's cublasCreate_v2 hands out addresses of its own pool
  * (never dereferenced, never reused: MOCK_CUBLAS_MAX_HANDLES per process),

@@ -88,13 +88,13 @@ BWGEMM_HOST_DEVICE uint4 pack_16_bytes(const float* v) {
   return packed;
 }
 
-// Adds beta * D[row][col] to two adjacent columns, reading D only inside
+// Adds beta * C[row][col] to two adjacent columns, reading C only inside
 // rows x cols. Called only when beta != 0 (beta == 0 never reads C).
 template <class Out>
-BWGEMM_HOST_DEVICE void add_scaled_pair(float* v0, float* v1, float beta, const Out* d, int64_t ld,
+BWGEMM_HOST_DEVICE void add_scaled_pair(float* v0, float* v1, float beta, const Out* c, int64_t ld,
                                         int32_t row, int32_t col, int32_t rows, int32_t cols) {
   if (row < rows) {
-    const Out* src = d + row * ld + col;
+    const Out* src = c + row * ld + col;
     if (col < cols) *v0 += beta * OutTraits<Out>::to_float(src[0]);
     if (col + 1 < cols) *v1 += beta * OutTraits<Out>::to_float(src[1]);
   }

@@ -20,14 +20,20 @@ struct ScalarArg {
   BWGEMM_HOST_DEVICE float load() const { return device != nullptr ? *device : value; }
 };
 
+// The output stage after alpha/beta (epilogue_ops.cuh), as cuBLASLt's
+// epilogues define it.
+enum class EpilogueActivation : uint8_t { kNone, kRelu, kGelu };
+enum class EpilogueBiasType : uint8_t { kF32, kF16, kBF16 };
+
 // An operand's tensor map (boxes as the family's config says).
 struct OperandMap {
   CUtensorMap map;
   bool batched;  // false: every batch reads plane 0
 };
 
-// In the kernel view (kernel_view.h): D[rows x cols] = alpha * U V + beta * D,
-// U the row operand, V the column operand.
+// In the kernel view (kernel_view.h):
+// D[rows x cols] = activation(alpha * U V + beta * C + bias), U the row
+// operand, V the column operand, the bias one value per column.
 struct GemmParams {
   OperandMap row, col;
   CUtensorMap out_map;  // D, one epilogue chunk per box
@@ -42,7 +48,17 @@ struct GemmParams {
   bool out_store_exact;
   void* out;
   int64_t out_ld, out_stride;  // elements
+  // C, read when beta != 0: D itself for the cuBLAS entry points, another
+  // matrix of D's type and shape for cublasLtMatmul, or NULL when beta == 0.
+  const void* c_in;
+  int64_t c_ld, c_stride;  // elements
   ScalarArg alpha, beta;
+  // Bias and activation; has_epilogue false: neither (the plain GEMM).
+  bool has_epilogue;
+  EpilogueActivation activation;
+  EpilogueBiasType bias_type;
+  const void* bias;     // NULL: no bias
+  int64_t bias_stride;  // elements between the bias vectors of a batch
   // Set (to 1) by a kernel whose barrier protocol failed a bounded wait; the
   // host reads it to stop using the family. NULL: the family does not report.
   uint32_t* error_flag;

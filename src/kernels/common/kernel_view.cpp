@@ -35,11 +35,16 @@ KernelView to_kernel_view(const GemmProblem& p) {
   v.row_operand = {p.b, p.ldb, p.batch > 1 ? p.stride_b : 0, p.trans_b};
   // op(A)^T is K-major exactly when A is transposed.
   v.col_operand = {p.a, p.lda, p.batch > 1 ? p.stride_a : 0, !p.trans_a};
-  v.out = p.c;
-  v.out_ld = p.ldc;
-  v.out_stride = p.batch > 1 ? p.stride_c : 0;
+  v.out = p.d;
+  v.out_ld = p.ldd;
+  v.out_stride = p.batch > 1 ? p.stride_d : 0;
+  v.c_in = p.c;
+  v.c_ld = p.ldc;
+  v.c_stride = p.batch > 1 ? p.stride_c : 0;
   v.alpha = p.alpha;
   v.beta = p.beta;
+  // cuBLAS's bias runs along m, the view's columns: no transpose to undo.
+  v.epilogue = p.epilogue;
   return v;
 }
 

@@ -29,9 +29,12 @@ struct KernelView {
   int64_t rows, cols, depth, batch;
   OperandView row_operand;  // op(B)^T: rows x depth
   OperandView col_operand;  // op(A)^T: depth x cols
-  void* out;                // D, which is C
+  void* out;                // D
   int64_t out_ld, out_stride;
+  const void* c_in;  // C (D itself in place; NULL when beta == 0 allows it)
+  int64_t c_ld, c_stride;
   Scalar alpha, beta;
+  Epilogue epilogue;  // bias per column of the view (per m), activation
 };
 
 // The only place cuBLAS's transposes become operand majorness: launchers

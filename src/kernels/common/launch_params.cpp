@@ -42,6 +42,18 @@ GemmParams launch_params_without_maps(const KernelView& v, const TileShape& s) {
   g.out = v.out;
   g.out_ld = v.out_ld;
   g.out_stride = v.out_stride;
+  g.c_in = v.c_in;
+  g.c_ld = v.c_ld;
+  g.c_stride = v.c_stride;
+  g.has_epilogue = v.epilogue.bias != nullptr || v.epilogue.activation != Activation::None;
+  g.activation = v.epilogue.activation == Activation::Relu   ? EpilogueActivation::kRelu
+                 : v.epilogue.activation == Activation::Gelu ? EpilogueActivation::kGelu
+                                                             : EpilogueActivation::kNone;
+  g.bias_type = v.epilogue.bias_type == DType::F16    ? EpilogueBiasType::kF16
+                : v.epilogue.bias_type == DType::BF16 ? EpilogueBiasType::kBF16
+                                                      : EpilogueBiasType::kF32;
+  g.bias = v.epilogue.bias;
+  g.bias_stride = v.batch > 1 ? v.epilogue.bias_stride : 0;
   g.alpha = {v.alpha.on_device ? 0.0f : v.alpha.value,
              v.alpha.on_device ? v.alpha.device : nullptr};
   g.beta = {v.beta.on_device ? 0.0f : v.beta.value, v.beta.on_device ? v.beta.device : nullptr};

@@ -20,6 +20,7 @@
 
 #include "kernels/common/cluster_tiles.cuh"
 #include "kernels/common/epilogue.cuh"
+#include "kernels/common/epilogue_ops.cuh"
 #include "kernels/common/epilogue_store.cuh"
 #include "kernels/common/gemm_params.h"
 #include "kernels/common/kernel_start.cuh"
@@ -152,7 +153,7 @@ BWGEMM_DEVICE void issue_mma(const GemmParams& p, const SharedStorage<Cfg>& smem
   }
 }
 
-// One CTA's 128 x 256 half of a tile: TMEM -> alpha/beta/convert -> staging
+// One CTA's 128 x 256 half of a tile: TMEM -> alpha/beta/bias/activation/convert -> staging
 // -> TMA store (epilogue_store.cuh). kLoad: the accumulator holds the product
 // (false: k == 0 or alpha == 0, it is zero).
 template <class Cfg, bool kReadC, bool kLoad>
@@ -165,6 +166,7 @@ BWGEMM_DEVICE void drain_tile(const GemmParams& p, const SharedStorage<Cfg>& sme
   const uint32_t warp_quarter = thread / 32;  // the TMEM lanes this warp may access
   const int32_t row = place.row0 + int32_t(thread);
   Out* d = static_cast<Out*>(p.out) + place.batch * p.out_stride;
+  const Out* c = static_cast<const Out*>(p.c_in) + place.batch * p.c_stride;
   if (place.row0 >= p.rows) return;  // uniform across the warpgroup
 
   // This thread's row of the chunk: TMEM lane `thread`, 128 bytes.
@@ -183,8 +185,8 @@ BWGEMM_DEVICE void drain_tile(const GemmParams& p, const SharedStorage<Cfg>& sme
       v[i] *= alpha;
       v[i + 1] *= alpha;
       if constexpr (kReadC)
-        epilogue::add_scaled_pair(&v[i], &v[i + 1], beta, d, p.out_ld, row, col0 + i, p.rows,
-                                  p.cols);
+        epilogue::add_scaled_pair(&v[i], &v[i + 1], beta, c, p.c_ld, row, col0 + i, p.rows, p.cols);
+      epilogue::finish_pair(p, place.batch, col0 + i, &v[i], &v[i + 1]);
     }
 #pragma unroll
     for (int q = 0; q < 8; ++q)

@@ -23,7 +23,7 @@ ConfigChoice choose_config(const GemmProblem& p, const DeviceCaps&, bool forced)
   const bool large = double(p.m) * double(p.n) * double(p.k) >= double(int64_t{1} << 30);
   const bool aligned = tma_addressable(p.a, p.lda, stride(p.stride_a), p.ab_type) &&
                        tma_addressable(p.b, p.ldb, stride(p.stride_b), p.ab_type) &&
-                       tma_addressable(p.c, p.ldc, stride(p.stride_c), p.c_type);
+                       tma_addressable(p.d, p.ldd, stride(p.stride_d), p.c_type);
   if (large && aligned) return {0, "unmeasured default: products of 2^30 multiply-adds, aligned"};
   return {-1, "unmeasured default: cuBLAS below 2^30 multiply-adds or unaligned"};
 }

@@ -21,6 +21,7 @@
 
 #include "kernels/common/cluster_tiles.cuh"
 #include "kernels/common/epilogue.cuh"
+#include "kernels/common/epilogue_ops.cuh"
 #include "kernels/common/epilogue_store.cuh"
 #include "kernels/common/gemm_params.h"
 #include "kernels/common/kernel_start.cuh"
@@ -197,7 +198,8 @@ BWGEMM_DEVICE void add_partials(const SharedStorage<Cfg>& smem, uint32_t consume
     ptx::mbarrier_arrive_cluster_release(smem.reduce_empty(consumer), r);
 }
 
-// alpha/beta, conversion and the store of one consumer's 64 x 256 block
+// alpha/beta, bias and activation, conversion and the store of one
+// consumer's 64 x 256 block
 // (epilogue_store.cuh): the consumer moves on while the stores drain.
 // kReadC: beta != 0. The two cases are separate code so that the common one
 // (beta == 0) runs no branch and no bounds check per element.
@@ -216,6 +218,7 @@ BWGEMM_DEVICE void epilogue_tile(const GemmParams& p, const SharedStorage<Cfg>& 
   const uint32_t ra = 16 * warp + lane / 4, rb = ra + 8;
   const uint32_t pair_col = 2 * (lane % 4);
   Out* d = static_cast<Out*>(p.out) + place.batch * p.out_stride;
+  const Out* c = static_cast<const Out*>(p.c_in) + place.batch * p.c_stride;
 
   // The wgmma accumulator fragments of one chunk: 8-column blocks of this
   // thread's column pair in rows ra and rb.
@@ -223,8 +226,8 @@ BWGEMM_DEVICE void epilogue_tile(const GemmParams& p, const SharedStorage<Cfg>& 
     // beta != 0: a chunk wholly inside D reads C without per-element bounds
     // checks, through this thread's two row pointers.
     const bool interior = row0 + 64 <= p.rows && col0 + Cfg::kChunkCols <= p.cols;
-    const Out* c_ra = d + int64_t(row0 + int32_t(ra)) * p.out_ld + col0 + pair_col;
-    const Out* c_rb = c_ra + 8 * p.out_ld;
+    const Out* c_ra = c + int64_t(row0 + int32_t(ra)) * p.c_ld + col0 + pair_col;
+    const Out* c_rb = c_ra + 8 * p.c_ld;
 #pragma unroll
     for (int jj = 0; jj < kBlocksPerChunk; ++jj) {
       const int j = chunk * kBlocksPerChunk + jj;
@@ -238,12 +241,14 @@ BWGEMM_DEVICE void epilogue_tile(const GemmParams& p, const SharedStorage<Cfg>& 
           v2 += beta * Traits::to_float(c_rb[8 * jj]);
           v3 += beta * Traits::to_float(c_rb[8 * jj + 1]);
         } else {
-          epilogue::add_scaled_pair(&v0, &v1, beta, d, p.out_ld, row0 + int32_t(ra),
+          epilogue::add_scaled_pair(&v0, &v1, beta, c, p.c_ld, row0 + int32_t(ra),
                                     col0 + int32_t(col), p.rows, p.cols);
-          epilogue::add_scaled_pair(&v2, &v3, beta, d, p.out_ld, row0 + int32_t(rb),
+          epilogue::add_scaled_pair(&v2, &v3, beta, c, p.c_ld, row0 + int32_t(rb),
                                     col0 + int32_t(col), p.rows, p.cols);
         }
       }
+      epilogue::finish_pair(p, place.batch, col0 + int32_t(col), &v0, &v1);
+      epilogue::finish_pair(p, place.batch, col0 + int32_t(col), &v2, &v3);
       Traits::store_pair(buffer + epilogue::swizzled_offset(ra, col * sizeof(Out)), v0, v1);
       Traits::store_pair(buffer + epilogue::swizzled_offset(rb, col * sizeof(Out)), v2, v3);
     }

@@ -20,7 +20,7 @@ namespace {
 //    64 cluster tiles up (2047x2049x1023, 3000x5000x700, 4095x4097x4096, ...),
 //    but at 0.52-0.57x on 1000^3 (16 cluster tiles: most SMs idle).
 //  - Only same-type outputs were measured; fp32 outputs stay with cuBLAS.
-//  - C's leading dimension or base not 16-byte aligned (GPT-2's logits with
+//  - D's leading dimension or base not 16-byte aligned (GPT-2's logits with
 //    the vocabulary 50257): cuBLAS at 96 TFLOP/s, the kernel (storing D by
 //    threads) at 434 on an H100 (docs/perf.md). Unaligned A or B: the kernel
 //    cannot load them (launch_params.h) and forwards.
@@ -31,7 +31,7 @@ bool large_tile_wins(const GemmProblem& p, const DeviceCaps& caps, bool cublas_f
   return p.k >= 512 && cluster_tiles >= caps.sm_count / 2;
 }
 
-// Shape classes with A, B and C 16-byte aligned and a same-type output, first
+// Shape classes with A, B and D 16-byte aligned and a same-type output, first
 // match wins. A decode GEMM multiplies a weight by a few tokens: tokens =
 // min(m, n), weight rows = max(m, n) (either orientation makes the same
 // tiles: the kernel's 64-row or 64-column side holds the tokens). Bounds are
@@ -73,7 +73,7 @@ bool in(int64_t v, int64_t lo, int64_t hi) { return v >= lo && (hi == 0 || v <= 
 ConfigChoice select_config(const GemmProblem& p, const DeviceCaps& caps) {
   const bool aligned = tma_addressable(p.a, p.lda, 0, p.ab_type) &&
                        tma_addressable(p.b, p.ldb, 0, p.ab_type) &&
-                       tma_addressable(p.c, p.ldc, 0, p.c_type);
+                       tma_addressable(p.d, p.ldd, 0, p.c_type);
   const bool cublas_fast_path = p.m % 16 == 0 && p.n % 16 == 0 && p.k % 16 == 0 && aligned;
   if (p.c_type != p.ab_type) return {-1, "fp32 output: cuBLAS (not measured)"};
   if (large_tile_wins(p, caps, cublas_fast_path))

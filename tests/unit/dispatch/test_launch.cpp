@@ -28,10 +28,10 @@ GemmProblem odd_ldb() {
   p.k = 201;
   p.a = reinterpret_cast<const void*>(0x100000);
   p.b = reinterpret_cast<const void*>(0x200000);
-  p.c = reinterpret_cast<void*>(0x300000);
+  p.c = p.d = reinterpret_cast<void*>(0x300000);
   p.lda = 96;
   p.ldb = 201;
-  p.ldc = 96;
+  p.ldc = p.ldd = 96;
   p.batch = 1;
   p.alpha = {false, 1.0f, nullptr};
   p.beta = {false, 0.0f, nullptr};
@@ -86,7 +86,7 @@ void both_operands_and_their_batches_are_packed(void**) {
   p.batch = 3;
   p.stride_a = 203 * 96 + 1;
   p.stride_b = 0;
-  p.stride_c = 96 * 80;
+  p.stride_c = p.stride_d = 96 * 80;
   assert_int_equal(int(launch(p).status), int(LaunchStatus::kEnqueued));
   assert_int_equal(fake::pack_calls().size(), 2);
   const bwgemm::Matrix16 a = fake::pack_calls()[0].source, b = fake::pack_calls()[1].source;
@@ -106,6 +106,32 @@ void both_operands_and_their_batches_are_packed(void**) {
       reinterpret_cast<uintptr_t>(got.b) - reinterpret_cast<uintptr_t>(fake::workspace_base());
   assert_true(offset >= size_t(208) * 96 * 3 * 2);
   assert_int_equal(offset % 256, 0);
+}
+
+// cublasLtMatmul's caller lends a workspace: a large enough, 256-byte
+// aligned one takes the copy (no stream workspace is needed, none is made:
+// inside a capture too); a small or misaligned one does not.
+void the_callers_workspace_takes_the_copy_when_large_enough(void**) {
+  alignas(256) static uint8_t lent[64 << 10];
+  fake::reset_pack(0);  // no stream workspace at all
+  GemmProblem p = odd_ldb();
+  p.workspace = lent;
+  p.workspace_bytes = sizeof lent;
+  assert_int_equal(int(launch(p).status), int(LaunchStatus::kEnqueued));
+  assert_int_equal(fake::pack_calls().size(), 1);
+  assert_ptr_equal(fake::pack_calls()[0].dst, lent);
+  assert_ptr_equal(fake::record(0).last_problem.b, lent);
+
+  p.workspace_bytes = 208 * 80 * 2 - 1;  // one byte short of B's copy
+  bwgemm::LaunchResult r = launch(p);
+  assert_int_equal(int(r.status), int(LaunchStatus::kForward));
+  p.workspace = lent + 16;
+  p.workspace_bytes = sizeof lent - 16;
+  r = launch(p);
+  assert_int_equal(int(r.status), int(LaunchStatus::kForward));
+  fake::reset_pack();
+  assert_int_equal(int(launch(p).status), int(LaunchStatus::kEnqueued));
+  assert_ptr_equal(fake::pack_calls()[0].dst, fake::workspace_base());
 }
 
 // No copy where none can be made: no workspace (a capture, the ceiling),
@@ -138,6 +164,7 @@ int main() {
       TEST(an_odd_leading_dimension_is_packed_into_the_workspace),
       TEST(both_operands_and_their_batches_are_packed),
       TEST(unpackable_calls_are_forwarded),
+      TEST(the_callers_workspace_takes_the_copy_when_large_enough),
   };
   return cmocka_run_group_tests_name("launch", tests, nullptr, nullptr);
 }

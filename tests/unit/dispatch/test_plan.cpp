@@ -18,7 +18,7 @@ const GemmProblem kProblem = [] {
   p.m = 256;
   p.n = 128;
   p.k = 64;
-  p.lda = p.ldc = 256;
+  p.lda = p.ldc = p.ldd = 256;
   p.ldb = 64;
   p.batch = 1;
   return p;

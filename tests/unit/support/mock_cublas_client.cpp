@@ -39,6 +39,7 @@ MockCublasControl open_mock(const char* path) {
   resolve("cublasDestroy_v2", &m.destroy);
   resolve("mock_cublas_live_handle_count", &m.live_handle_count);
   resolve("mock_cublas_foreign_handle_queries", &m.foreign_handle_queries);
+  resolve("mock_cublas_set_gemm_hook", &m.set_gemm_hook);
   return m;
 }
 

@@ -23,6 +23,7 @@ struct MockCublasControl {
   decltype(&cublasDestroy_v2) destroy;
   decltype(&mock_cublas_live_handle_count) live_handle_count;
   decltype(&mock_cublas_foreign_handle_queries) foreign_handle_queries;
+  decltype(&mock_cublas_set_gemm_hook) set_gemm_hook;
 };
 
 // The absolute path of the mock library (a build-time constant).

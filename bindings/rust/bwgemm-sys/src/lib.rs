@@ -78,6 +78,7 @@ pub const BWGEMM_REASON_LAUNCH_FAILED: bwgemmReason_t = 14;
 pub const BWGEMM_REASON_FORCED_CUBLAS: bwgemmReason_t = 15;
 pub const BWGEMM_REASON_SELF_CHECK_PENDING: bwgemmReason_t = 16;
 pub const BWGEMM_REASON_UNKNOWN_HANDLE: bwgemmReason_t = 17;
+pub const BWGEMM_REASON_LT_UNSUPPORTED: bwgemmReason_t = 18;
 
 /// Which implementation ran a call.
 pub type bwgemmPath_t = c_int;

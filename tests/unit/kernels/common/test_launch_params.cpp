@@ -246,8 +246,8 @@ void kernel_view_is_the_transposed_product(void**) {
 void a_single_matrix_has_no_strides(void**) {
   GemmProblem p{};
   p.m = p.n = p.k = 64;
-  p.lda = p.ldb = p.ldc = 64;
-  p.stride_a = p.stride_b = p.stride_c = 4096;
+  p.lda = p.ldb = p.ldc = p.ldd = 64;
+  p.stride_a = p.stride_b = p.stride_c = p.stride_d = 4096;
   p.batch = 1;
   const KernelView v = bwgemm::to_kernel_view(p);
   assert_int_equal(v.row_operand.stride, 0);

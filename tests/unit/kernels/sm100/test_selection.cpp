@@ -30,7 +30,7 @@ GemmProblem problem(DType ab, DType out) {
   p.ab_type = ab;
   p.c_type = out;
   p.m = p.n = p.k = 4096;
-  p.lda = p.ldb = p.ldc = 4096;
+  p.lda = p.ldb = p.ldc = p.ldd = 4096;
   p.batch = 1;
   return p;
 }
@@ -83,7 +83,7 @@ void unmeasured_default_takes_large_aligned_products_only(void**) {
   p.ldb = 4097;  // B not 16-byte aligned: it would need a copy
   assert_int_equal(sm100::choose_config(p, c, false).config, -1);
   p = problem(DType::F16, DType::F16);
-  p.c = reinterpret_cast<void*>(0x1002);  // C's rows not TMA-storable
+  p.d = reinterpret_cast<void*>(0x1002);  // D's rows not TMA-storable
   assert_int_equal(sm100::choose_config(p, c, false).config, -1);
   assert_int_equal(sm100::choose_config(p, c, true).config, 0);
   assert_int_equal(plan_for(c, p).reason, BWGEMM_REASON_POLICY_PREFERS_CUBLAS);

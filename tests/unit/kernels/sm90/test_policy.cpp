@@ -43,7 +43,7 @@ GemmProblem problem(const Case& c) {
   p.m = c.m;
   p.n = c.n;
   p.k = c.k;
-  p.lda = p.ldb = p.ldc = 16384;
+  p.lda = p.ldb = p.ldc = p.ldd = 16384;
   p.batch = c.batch;
   return p;
 }

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: MIT
+#include "api/lt_decode.h"
+
+#include <cstdint>
+#include <utility>
+
+namespace bwgemm {
+namespace {
+
+using DescAttr = cublasLtMatmulDescAttributes_t;
+using LayoutAttr = cublasLtMatrixLayoutAttribute_t;
+
+// One attribute of exactly its documented size; false when the getter fails.
+template <class T>
+bool read_desc(const RealCublasLt& lt, cublasLtMatmulDesc_t desc, DescAttr attr, T* out) {
+  size_t written = 0;
+  return lt.desc_get_attribute(desc, attr, out, sizeof(T), &written) == CUBLAS_STATUS_SUCCESS &&
+         written == sizeof(T);
+}
+
+template <class T>
+bool read_layout(const RealCublasLt& lt, cublasLtMatrixLayout_t layout, LayoutAttr attr, T* out) {
+  size_t written = 0;
+  return lt.layout_get_attribute(layout, attr, out, sizeof(T), &written) == CUBLAS_STATUS_SUCCESS &&
+         written == sizeof(T);
+}
+
+// An attribute bwgemm does not implement must hold its default. A getter
+// that fails here means the library does not know the attribute (an older
+// cuBLASLt), so nobody can have set it; the attributes bwgemm needs are read
+// with read_desc and fail the decoding when unreadable.
+template <class T>
+bool at_default(const RealCublasLt& lt, cublasLtMatmulDesc_t desc, DescAttr attr, T fallback) {
+  T value{};
+  return !read_desc(lt, desc, attr, &value) || value == fallback;
+}
+
+// The attributes that change the result and that bwgemm leaves to cuBLASLt:
+// fp8 scaling and amax, block-scaling modes, fp8 fast accumulation,
+// emulation. (The AUX attributes matter only to the AUX/BGRAD epilogues,
+// which are forwarded; the alpha-vector stride only to the vector pointer
+// modes, likewise.)
+bool unimplemented_attributes_at_default(const RealCublasLt& lt, cublasLtMatmulDesc_t desc) {
+  for (DescAttr attr :
+       {CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER,
+        CUBLASLT_MATMUL_DESC_C_SCALE_POINTER, CUBLASLT_MATMUL_DESC_D_SCALE_POINTER,
+        CUBLASLT_MATMUL_DESC_AMAX_D_POINTER, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_SCALE_POINTER,
+        CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_AMAX_POINTER, CUBLASLT_MATMUL_DESC_D_OUT_SCALE_POINTER,
+        CUBLASLT_MATMUL_DESC_EMULATION_DESCRIPTOR})
+    if (!at_default<const void*>(lt, desc, attr, nullptr)) return false;
+  for (DescAttr attr :
+       {CUBLASLT_MATMUL_DESC_A_SCALE_MODE, CUBLASLT_MATMUL_DESC_B_SCALE_MODE,
+        CUBLASLT_MATMUL_DESC_C_SCALE_MODE, CUBLASLT_MATMUL_DESC_D_SCALE_MODE,
+        CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_SCALE_MODE, CUBLASLT_MATMUL_DESC_D_OUT_SCALE_MODE})
+    if (!at_default<int32_t>(lt, desc, attr, 0)) return false;
+  return at_default<int8_t>(lt, desc, CUBLASLT_MATMUL_DESC_FAST_ACCUM, 0) &&
+         at_default<int32_t>(lt, desc, CUBLASLT_MATMUL_DESC_TRANSC, CUBLAS_OP_N) &&
+         at_default<int32_t>(lt, desc, CUBLASLT_MATMUL_DESC_FILL_MODE, CUBLAS_FILL_MODE_FULL);
+}
+
+// A column-major matrix as its layout describes it.
+struct Layout {
+  cudaDataType type;
+  int64_t rows, cols, ld;
+  int32_t batch;
+  int64_t stride;
+};
+
+// Sizes beyond this are not a GEMM anyone runs; they keep the int64
+// arithmetic below exact (check_layout forwards anything past int32).
+constexpr uint64_t kMaxSize = uint64_t{1} << 62;
+
+// The result is KERNEL_SELECTED, INVALID_ARGUMENT (unreadable) or
+// LT_UNSUPPORTED (an order, plane offset or batch mode bwgemm does not take;
+// *out is filled then too).
+bwgemmReason_t read_matrix(const RealCublasLt& lt, cublasLtMatrixLayout_t layout, Layout* out) {
+  if (layout == nullptr) return BWGEMM_REASON_INVALID_ARGUMENT;
+  uint32_t type = 0;
+  int32_t order = 0;
+  uint64_t rows = 0, cols = 0;
+  int64_t ld = 0, stride = 0, plane_offset = 0;
+  int32_t batch = 0;
+  uint32_t batch_mode = 0;
+  if (!read_layout(lt, layout, CUBLASLT_MATRIX_LAYOUT_TYPE, &type) ||
+      !read_layout(lt, layout, CUBLASLT_MATRIX_LAYOUT_ORDER, &order) ||
+      !read_layout(lt, layout, CUBLASLT_MATRIX_LAYOUT_ROWS, &rows) ||
+      !read_layout(lt, layout, CUBLASLT_MATRIX_LAYOUT_COLS, &cols) ||
+      !read_layout(lt, layout, CUBLASLT_MATRIX_LAYOUT_LD, &ld) ||
+      !read_layout(lt, layout, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &batch) ||
+      !read_layout(lt, layout, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &stride))
+    return BWGEMM_REASON_INVALID_ARGUMENT;
+  if (rows > kMaxSize || cols > kMaxSize) return BWGEMM_REASON_INVALID_ARGUMENT;
+  *out = {static_cast<cudaDataType>(type),
+          static_cast<int64_t>(rows),
+          static_cast<int64_t>(cols),
+          ld,
+          batch,
+          stride};
+  if (order != CUBLASLT_ORDER_COL) return BWGEMM_REASON_LT_UNSUPPORTED;
+  // Unknown to an older library: the default (interleaved, strided).
+  if (read_layout(lt, layout, CUBLASLT_MATRIX_LAYOUT_PLANE_OFFSET, &plane_offset) &&
+      plane_offset != 0)
+    return BWGEMM_REASON_LT_UNSUPPORTED;
+  if (read_layout(lt, layout, CUBLASLT_MATRIX_LAYOUT_BATCH_MODE, &batch_mode) && batch_mode != 0)
+    return BWGEMM_REASON_LT_UNSUPPORTED;
+  return BWGEMM_REASON_KERNEL_SELECTED;
+}
+
+bool to_activation(uint32_t epilogue, Activation* activation, bool* bias) {
+  switch (epilogue) {
+    case CUBLASLT_EPILOGUE_DEFAULT:
+      *activation = Activation::None;
+      *bias = false;
+      return true;
+    case CUBLASLT_EPILOGUE_RELU:
+      *activation = Activation::Relu;
+      *bias = false;
+      return true;
+    case CUBLASLT_EPILOGUE_GELU:
+      *activation = Activation::Gelu;
+      *bias = false;
+      return true;
+    case CUBLASLT_EPILOGUE_BIAS:
+      *activation = Activation::None;
+      *bias = true;
+      return true;
+    case CUBLASLT_EPILOGUE_RELU_BIAS:
+      *activation = Activation::Relu;
+      *bias = true;
+      return true;
+    case CUBLASLT_EPILOGUE_GELU_BIAS:
+      *activation = Activation::Gelu;
+      *bias = true;
+      return true;
+    default: return false;  // AUX, DRELU, DGELU, BGRAD: extra outputs bwgemm does not write
+  }
+}
+
+bool to_dtype(cudaDataType t, DType* out) {
+  switch (t) {
+    case CUDA_R_16F: *out = DType::F16; return true;
+    case CUDA_R_16BF: *out = DType::BF16; return true;
+    case CUDA_R_32F: *out = DType::F32; return true;
+    default: return false;
+  }
+}
+
+bwgemmReason_t decode_descriptor(const RealCublasLt& lt, cublasLtMatmulDesc_t desc,
+                                 cudaDataType d_type, RawCall* call, LtDecoded* out) {
+  int32_t compute = 0, scale = 0, mode = 0, transa = 0, transb = 0, sm_count = 0;
+  uint32_t epilogue = 0;
+  if (!read_desc(lt, desc, CUBLASLT_MATMUL_DESC_COMPUTE_TYPE, &compute) ||
+      !read_desc(lt, desc, CUBLASLT_MATMUL_DESC_SCALE_TYPE, &scale) ||
+      !read_desc(lt, desc, CUBLASLT_MATMUL_DESC_POINTER_MODE, &mode) ||
+      !read_desc(lt, desc, CUBLASLT_MATMUL_DESC_TRANSA, &transa) ||
+      !read_desc(lt, desc, CUBLASLT_MATMUL_DESC_TRANSB, &transb) ||
+      !read_desc(lt, desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue))
+    return BWGEMM_REASON_INVALID_ARGUMENT;
+  call->compute = static_cast<cublasComputeType_t>(compute);
+  call->transa = static_cast<cublasOperation_t>(transa);
+  call->transb = static_cast<cublasOperation_t>(transb);
+  // The 32F compute types bwgemm takes scale in fp32 (cuBLASLt's default).
+  if (scale != CUDA_R_32F) return BWGEMM_REASON_UNSUPPORTED_TYPES;
+  if (mode != CUBLASLT_POINTER_MODE_HOST && mode != CUBLASLT_POINTER_MODE_DEVICE)
+    return BWGEMM_REASON_LT_UNSUPPORTED;
+  out->pointer_mode = static_cast<cublasPointerMode_t>(mode);
+  bool bias = false;
+  if (!to_activation(epilogue, &out->epilogue.activation, &bias))
+    return BWGEMM_REASON_LT_UNSUPPORTED;
+  if (!unimplemented_attributes_at_default(lt, desc)) return BWGEMM_REASON_LT_UNSUPPORTED;
+  if (read_desc(lt, desc, CUBLASLT_MATMUL_DESC_SM_COUNT_TARGET, &sm_count))
+    out->sm_count_target = sm_count;
+  if (!bias) return BWGEMM_REASON_KERNEL_SELECTED;
+
+  const void* bias_pointer = nullptr;
+  int32_t bias_type = -1;
+  int64_t bias_stride = 0;
+  if (!read_desc(lt, desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias_pointer) ||
+      !read_desc(lt, desc, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bias_type) ||
+      !read_desc(lt, desc, CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE, &bias_stride))
+    return BWGEMM_REASON_INVALID_ARGUMENT;
+  // A bias epilogue without a bias vector is cuBLASLt's to report.
+  if (bias_pointer == nullptr) return BWGEMM_REASON_INVALID_ARGUMENT;
+  // -1: the bias has D's type. bwgemm takes D's type or fp32.
+  const cudaDataType type = bias_type == -1 ? d_type : static_cast<cudaDataType>(bias_type);
+  if (type != d_type && type != CUDA_R_32F) return BWGEMM_REASON_UNSUPPORTED_TYPES;
+  if (!to_dtype(type, &out->epilogue.bias_type)) return BWGEMM_REASON_UNSUPPORTED_TYPES;
+  if (bias_stride < 0) return BWGEMM_REASON_LT_UNSUPPORTED;
+  out->epilogue.bias = bias_pointer;
+  out->epilogue.bias_stride = bias_stride;
+  return BWGEMM_REASON_KERNEL_SELECTED;
+}
+
+}  // namespace
+
+bwgemmReason_t decode_lt_call(const RealCublasLt& lt, const LtMatmulArgs& a, RawCall* call,
+                              LtDecoded* out) {
+  *out = LtDecoded{};
+  *call = RawCall{};
+  call->entry = EntryPoint::LtMatmul;
+  call->called_as = CalledAs::Cublas;
+  call->lt = &a;
+  call->alpha = a.alpha;
+  call->beta = a.beta;
+  call->A = a.A;
+  call->B = a.B;
+  // C is only read; D is written (RawCall's C is the cuBLAS entries' C/D).
+  call->C = const_cast<void*>(a.C);
+  call->algo = CUBLAS_GEMM_DEFAULT;  // cuBLASLt's algo is its own kernel choice
+  call->batch = 1;
+  out->D = a.D;
+  // (A NULL handle is classify_call's to name.)
+  if (a.desc == nullptr) return BWGEMM_REASON_INVALID_ARGUMENT;
+
+  Layout A{}, B{}, C{}, D{};
+  bwgemmReason_t layout_reason = BWGEMM_REASON_KERNEL_SELECTED;
+  for (auto [layout, matrix] : {std::pair{a.Adesc, &A}, std::pair{a.Bdesc, &B},
+                                std::pair{a.Cdesc, &C}, std::pair{a.Ddesc, &D}}) {
+    const bwgemmReason_t r = read_matrix(lt, layout, matrix);
+    if (r == BWGEMM_REASON_INVALID_ARGUMENT) return r;
+    if (layout_reason == BWGEMM_REASON_KERNEL_SELECTED) layout_reason = r;
+  }
+  const bwgemmReason_t desc_reason = decode_descriptor(lt, a.desc, D.type, call, out);
+
+  // D is m x n; op(A) m x k; op(B) k x n. Filled in before any refusal, so
+  // that the log shows what a forwarded call was.
+  const bool ta = call->transa != CUBLAS_OP_N, tb = call->transb != CUBLAS_OP_N;
+  const int64_t m = D.rows, n = D.cols, k = ta ? A.rows : A.cols;
+  call->m = m;
+  call->n = n;
+  call->k = k;
+  call->Atype = A.type;
+  call->Btype = B.type;
+  call->Ctype = D.type;
+  call->lda = A.ld;
+  call->ldb = B.ld;
+  call->ldc = C.ld;
+  call->batch = D.batch;
+  call->strideA = A.stride;
+  call->strideB = B.stride;
+  call->strideC = C.stride;
+  out->ldd = D.ld;
+  out->strideD = D.stride;
+  if (layout_reason != BWGEMM_REASON_KERNEL_SELECTED) return layout_reason;
+  if (desc_reason != BWGEMM_REASON_KERNEL_SELECTED) return desc_reason;
+
+  // C has D's shape and type; the operands agree with m, n and k.
+  if ((ta ? A.cols : A.rows) != m || (tb ? B.rows : B.cols) != n || (tb ? B.cols : B.rows) != k ||
+      C.rows != m || C.cols != n)
+    return BWGEMM_REASON_INVALID_ARGUMENT;
+  // In place, C and D are one matrix: cuBLASLt requires one layout.
+  if (C.type != D.type || (a.C == a.D && (C.ld != D.ld || C.stride != D.stride)))
+    return BWGEMM_REASON_INVALID_ARGUMENT;
+  if (D.ld < (m > 1 ? m : 1)) return BWGEMM_REASON_INVALID_ARGUMENT;
+  // One batch count for all four (cuBLASLt's broadcasting rules stay its own).
+  if (A.batch != D.batch || B.batch != D.batch || C.batch != D.batch)
+    return BWGEMM_REASON_LT_UNSUPPORTED;
+  call->lt_decoded = out;
+  return BWGEMM_REASON_KERNEL_SELECTED;
+}
+
+}  // namespace bwgemm
