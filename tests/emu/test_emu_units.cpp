@@ -728,6 +728,66 @@ void tcgen05_rules() {
                 "bits 46-48 must be 0b001");
 }
 
+// Commit arrivals are not ordered among themselves: having observed the
+// later of two commits (with no MMA to track) says nothing of the earlier
+// one, which in some random schedule is still in flight when the CTAs exit.
+// Oldest first (seed 0) it has landed.
+void tcgen05_commits_unordered() {
+  const Body body = [] {
+    const uint32_t rank = ptx::cluster_cta_rank();
+    if (ptx::thread_index() == 0) {
+      ptx::mbarrier_init(barrier(0), 1);
+      ptx::mbarrier_init(barrier(1), 1);
+      ptx::fence_mbarrier_init();
+    }
+    ptx::cluster_sync();
+    if (rank == 0 && ptx::elect_one()) {
+      ptx::umma_commit_2cta(barrier(0), 0b11);
+      ptx::umma_commit_2cta(barrier(1), 0b11);
+    }
+    ptx::mbarrier_wait(barrier(1), 0);
+    ptx::cluster_sync();
+  };
+  expect_ok(launch(2, 32, 4096, body));
+  int early_exits = 0;
+  for (uint64_t seed = 1; seed <= 16; ++seed) {
+    const emu::RunResult r = launch(2, 32, 4096, body, seed);
+    if (!r.ok) {
+      expect_report(r, "exited with asynchronous operations on its shared memory or TMEM");
+      ++early_exits;
+    }
+  }
+  CHECK(early_exits > 0);
+}
+
+// Nothing the peer issued may still target a CTA that frees its TMEM or
+// exits: here the even CTA's commit to both CTAs is never waited for.
+void tcgen05_peer_commit_outlives_cta() {
+  const auto commit_unobserved = [](bool with_tmem_alloc) {
+    return [with_tmem_alloc] {
+      if (ptx::thread_index() == 0) {
+        ptx::mbarrier_init(barrier(), 1);
+        ptx::fence_mbarrier_init();
+      }
+      ptx::cluster_sync();
+      const auto commit = [] {
+        if (ptx::cluster_cta_rank() == 0 && ptx::thread_index() == 0)
+          ptx::umma_commit_2cta(barrier(), 0b11);
+      };
+      if (with_tmem_alloc) {
+        with_tmem(32, [&](uint32_t) { commit(); });
+      } else {
+        commit();
+        ptx::cluster_sync();
+      }
+    };
+  };
+  expect_report(launch(2, 32, 4096, commit_unobserved(true)),
+                "tcgen05.dealloc while operations of another CTA still target CTA 1");
+  expect_report(launch(2, 32, 4096, commit_unobserved(false)),
+                "exited with asynchronous operations on its shared memory or TMEM in flight");
+}
+
 }  // namespace
 
 int main() {
@@ -756,6 +816,8 @@ int main() {
       {"tcgen05 2-CTA MMA, M=256", [] { tcgen05_two_cta_mma(true); }},
       {"tcgen05 ld without fence after the wait", [] { tcgen05_two_cta_mma(false); }},
       {"tcgen05 MMA rules", tcgen05_rules},
+      {"tcgen05 commits land in any order", tcgen05_commits_unordered},
+      {"tcgen05 peer's commit outlives a CTA", tcgen05_peer_commit_outlives_cta},
   };
   for (const auto& t : tests) {
     const int before = g_failures;
