@@ -28,7 +28,7 @@ EmuOutcome run_family(const KernelFamily& family, const HostGemm& g, const Devic
   }
   emu::set_device_options(options);
   const LaunchResult launched =
-      family.launch(p, caps, family.choose_config(p, caps, true), &out.error_flag);
+      family.launch(p, caps, family.choose_config(p, caps, true), {&out.error_flag, 1});
   out.run = emu::last_run();
   if (launched.status != LaunchStatus::kEnqueued || out.error_flag != 0) {
     out.error = !out.run.report.empty()                      ? out.run.report

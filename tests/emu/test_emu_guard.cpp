@@ -219,7 +219,7 @@ class EmuBackend {
     uint32_t error_flag = 0;
     emu::set_device_options(options_);
     const bool enqueued =
-        sm100::kFamily.launch(p, caps, 0, &error_flag).status == LaunchStatus::kEnqueued;
+        sm100::kFamily.launch(p, caps, 0, {&error_flag, 1}).status == LaunchStatus::kEnqueued;
     const emu::RunResult& run = emu::last_run();
     outcome_ = !run.ok           ? headline(run.report)
                : error_flag != 0 ? "error flag set"

@@ -3,6 +3,7 @@
 
 #include <atomic>
 
+#include "core/env_config.h"
 #include "core/log.h"
 
 namespace bwgemm {
@@ -16,7 +17,7 @@ std::atomic<bool> g_launch_failure_warned{false};
 }  // namespace
 
 LaunchResult launch_gemm(const VariantCatalog& catalog, const GemmProblem& p,
-                         const DeviceCaps& caps, int config, uint32_t* error_flag) {
+                         const DeviceCaps& caps, int config, ErrorFlag error_flag) {
   const KernelView view = to_kernel_view(p);
   if (!plan_loads(view).supported)
     return {LaunchStatus::kForward, BWGEMM_REASON_UNSUPPORTED_LAYOUT};
@@ -28,6 +29,7 @@ LaunchResult launch_gemm(const VariantCatalog& catalog, const GemmProblem& p,
     return {LaunchStatus::kForward, BWGEMM_REASON_LAUNCH_FAILED};
   }
   params.error_flag = error_flag;
+  params.wait_budget_ns = wait_budget_ns(env_config().wait_timeout_ms, view.depth);
   const cudaError_t err = launch_persistent(variant, params, caps, p.sm_count_target, p.stream);
   if (err != cudaSuccess) {
     if (!g_launch_failure_warned.exchange(true))

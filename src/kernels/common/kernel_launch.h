@@ -24,6 +24,6 @@ struct VariantCatalog {
 // operands' layout (launch_params.h), or with LAUNCH_FAILED (and a warning)
 // when the driver rejects a TMA map or the launch. Nothing is enqueued then.
 LaunchResult launch_gemm(const VariantCatalog& catalog, const GemmProblem& p,
-                         const DeviceCaps& caps, int config, uint32_t* error_flag);
+                         const DeviceCaps& caps, int config, ErrorFlag error_flag);
 
 }  // namespace bwgemm

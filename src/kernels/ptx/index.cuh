@@ -54,6 +54,14 @@ BWGEMM_DEVICE uint32_t smem_address(const void* p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
 }
 
+// %globaltimer: the GPU's clock in nanoseconds, whatever the SM clock (the
+// emulator has no time: its bounded waits time out otherwise).
+BWGEMM_DEVICE uint64_t global_timer_ns() {
+  uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
 #endif
 
 }  // namespace bwgemm::ptx

@@ -9,7 +9,7 @@ namespace bwgemm::sm100 {
 namespace {
 
 LaunchResult launch(const GemmProblem& p, const DeviceCaps& caps, int config,
-                    uint32_t* error_flag) {
+                    ErrorFlag error_flag) {
   static const VariantCatalog catalog = {"sm100", select_variant, tile_shape};
   return launch_gemm(catalog, p, caps, config, error_flag);
 }

@@ -80,8 +80,9 @@ constexpr uint16_t kBothCtas = 0b11;
 // Waits for the phase of `parity`. A phase that never completes (a protocol
 // failure) is recorded for the host and the caller leaves its role.
 BWGEMM_DEVICE bool wait_or_fail(ptx::Mbarrier* bar, uint32_t parity, const GemmParams& p) {
-  if (ptx::mbarrier_wait_bounded(bar, parity)) return true;
-  if (p.error_flag != nullptr) *static_cast<volatile uint32_t*>(p.error_flag) = 1;
+  if (ptx::mbarrier_wait_bounded(bar, parity, p.wait_budget_ns)) return true;
+  if (p.error_flag.word != nullptr)
+    *static_cast<volatile uint32_t*>(p.error_flag.word) = p.error_flag.tag;
   return false;
 }
 

@@ -35,7 +35,7 @@ GemmProblem problem(DType ab, DType out) {
   return p;
 }
 
-LaunchResult no_launch(const GemmProblem&, const DeviceCaps&, int, uint32_t*) {
+LaunchResult no_launch(const GemmProblem&, const DeviceCaps&, int, bwgemm::ErrorFlag) {
   return {LaunchStatus::kForward, BWGEMM_REASON_LAUNCH_FAILED};
 }
 
@@ -74,7 +74,7 @@ void unmeasured_default_takes_large_aligned_products_only(void**) {
   const DeviceCaps c = caps(10, 0);
   GemmProblem p = problem(DType::BF16, DType::BF16);
   assert_int_equal(sm100::choose_config(p, c, false), 0);  // 4096^3 = 2^36
-  p.m = p.n = p.k = 1024;                                 // 2^30: still taken
+  p.m = p.n = p.k = 1024;                                  // 2^30: still taken
   assert_int_equal(sm100::choose_config(p, c, false), 0);
   p.k = 1023;
   assert_int_equal(sm100::choose_config(p, c, false), -1);
