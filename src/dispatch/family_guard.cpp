@@ -104,8 +104,11 @@ State finish_check(const KernelFamily& family, const DeviceCaps& caps, DeviceSta
 
 // Records the call about to be launched; returns its tag.
 uint32_t record_call(DeviceState& dev, const GemmProblem& p) {
+  // The legacy stream cannot capture (and is not asked: another thread's
+  // capture may not allow it).
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-  const bool captured = cudaStreamIsCapturing(p.stream, &capture) == cudaSuccess &&
+  const bool captured = p.stream != nullptr && p.stream != cudaStreamLegacy &&
+                        cudaStreamIsCapturing(p.stream, &capture) == cudaSuccess &&
                         capture != cudaStreamCaptureStatusNone;
   // Tags 1 .. 2^31 - 2 (captured: with the top bit), never 0 or kSelfCheckTag.
   const uint32_t sequence = dev.next_tag[captured].fetch_add(1, std::memory_order_relaxed);

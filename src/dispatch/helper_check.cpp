@@ -30,16 +30,21 @@ namespace {
 std::string g_test_helper;  // empty: the one beside the library
 int g_time_limit_seconds = 300;
 
+// This library's file as the loader found it, or "".
+std::string library_file() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&start_helper_check), &info) == 0 || info.dli_fname == nullptr)
+    return "";
+  return info.dli_fname;
+}
+
 // The helper beside the library: BWGEMM_HELPER_FROM_LIBDIR (the install
 // layout's libexec/bwgemm relative to its lib directory), else libexec/bwgemm
 // under the library's own directory (the build tree).
 std::vector<std::string> helper_candidates() {
   if (!g_test_helper.empty()) return {g_test_helper};
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&start_helper_check), &info) == 0 ||
-      info.dli_fname == nullptr || std::strchr(info.dli_fname, '/') == nullptr)
-    return {};
-  std::string dir = info.dli_fname;
+  std::string dir = library_file();
+  if (dir.find('/') == std::string::npos) return {};
   dir.erase(dir.rfind('/'));
   return {dir + "/" BWGEMM_HELPER_FROM_LIBDIR "/bwgemm-self-check",
           dir + "/libexec/bwgemm/bwgemm-self-check"};
@@ -67,9 +72,14 @@ std::string cache_file(const char* family, const std::string& uuid) {
     return "";
   int driver = 0;
   if (cudaDriverGetVersion(&driver) != cudaSuccess) return "";
-  char name[192];
-  std::snprintf(name, sizeof name, "/bwgemm/self-check-%s-%s-%d-%s", family, uuid.c_str(), driver,
-                BWGEMM_BUILD_ID);
+  // The build: its id, and this library file's size and time, which change
+  // with every rebuild of it (a developer's too).
+  struct stat lib {};
+  if (stat(library_file().c_str(), &lib) != 0) return "";
+  char name[256];
+  std::snprintf(name, sizeof name, "/bwgemm/self-check-%s-%s-%d-%s-%llx-%llx", family, uuid.c_str(),
+                driver, BWGEMM_BUILD_ID, static_cast<unsigned long long>(lib.st_size),
+                static_cast<unsigned long long>(lib.st_mtime));
   return root + name;
 }
 
@@ -132,9 +142,12 @@ Run wait_for(pid_t pid, int fd) {
   bool open_pipe = true, exited = false;
   while (open_pipe || !exited) {
     if (std::chrono::steady_clock::now() > deadline) {
-      kill(pid, SIGKILL);
-      run.timed_out = true;
-      waitpid(pid, &run.status, 0);
+      // Never signal a pid already reaped (it may be another process's now).
+      if (!exited) {
+        kill(pid, SIGKILL);
+        run.timed_out = true;
+        waitpid(pid, &run.status, 0);
+      }
       break;
     }
     if (open_pipe) {
@@ -234,6 +247,10 @@ void start_helper_check(const char* family_name, const DeviceCaps& caps,
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 1);
   posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 2);
+#if defined(__GLIBC__) && __GLIBC_PREREQ(2, 34)
+  // None of the caller's other descriptors reach the helper.
+  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+#endif
   const std::string device = std::to_string(caps.device);
   char* argv[] = {const_cast<char*>(helper.c_str()),  const_cast<char*>(family_name),
                   const_cast<char*>(device.c_str()),  const_cast<char*>(uuid.c_str()),

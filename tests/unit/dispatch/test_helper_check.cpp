@@ -8,6 +8,7 @@
 // has no LD_PRELOAD and no BWGEMM_*; a setuid process caches nothing; a
 // missing helper means "check in this process".
 #include <cuda_runtime_api.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -135,10 +136,19 @@ void the_caller_never_waits_and_a_pass_is_cached(void** state) {
   assert_int_equal(int(v.load()), int(HelperVerdict::kRunning));
   std::ofstream(flag) << "";
   assert_int_equal(int(wait_for(v)), int(HelperVerdict::kPass));
-  // One file per family, device UUID, driver and build, private to the user.
-  const std::string file = st(state).cache +
-                           "/bwgemm/self-check-sm100-b0b1b2b3b4b5b6b7b8b9babbbcbdbebf-13000-" +
-                           BWGEMM_BUILD_ID;
+  // One file per family, device UUID, driver and build (its id, and the
+  // library file's size and time), private to the user.
+  const std::string dir = st(state).cache + "/bwgemm";
+  const std::string prefix =
+      std::string("self-check-sm100-b0b1b2b3b4b5b6b7b8b9babbbcbdbebf-13000-") + BWGEMM_BUILD_ID +
+      "-";
+  std::string file;
+  DIR* d = opendir(dir.c_str());
+  assert_non_null(d);
+  while (const dirent* e = readdir(d))
+    if (std::strncmp(e->d_name, prefix.c_str(), prefix.size()) == 0) file = dir + "/" + e->d_name;
+  closedir(d);
+  assert_false(file.empty());
   assert_string_equal(read_file(file).c_str(), "pass\n");
   struct stat s {};
   assert_int_equal(stat(file.c_str(), &s), 0);
