@@ -5,7 +5,8 @@
 //  1. the first call on the device goes to cuBLAS while the helper process
 //     (the bwgemm-self-check of this build) runs the real self-check (the
 //     sm90 kernel against cuBLAS and the index pattern); once it passed,
-//     calls launch;
+//     calls launch; a graph capture in global mode on another thread during
+//     the first call and during the one that takes the verdict survives;
 //  2. a kernel that trips the error flag (as a failed bounded wait does) is
 //     named in the log with its call's shape and stream; the next call on
 //     another stream is forwarded (kFailed), not failed;
@@ -20,11 +21,13 @@
 #include <cuda_runtime.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 
 #include "core/device_caps.h"
 #include "core/env_config.h"
@@ -117,6 +120,28 @@ GuardDecision first_decision(const KernelFamily& family, const DeviceCaps& caps,
   return d;
 }
 
+// Runs `call` on this thread while another thread holds a graph capture in
+// global mode on `s`; true when that capture ended intact.
+template <class Call>
+bool capture_survives(cudaStream_t s, Call call) {
+  std::atomic<int> step{0};
+  bool intact = false;
+  std::thread capturer([&] {
+    if (cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) != cudaSuccess) return;
+    step = 1;
+    while (step != 2) std::this_thread::yield();
+    cudaGraph_t graph = nullptr;
+    intact = cudaStreamEndCapture(s, &graph) == cudaSuccess && graph != nullptr;
+    if (graph != nullptr) cudaGraphDestroy(graph);
+  });
+  while (step == 0) std::this_thread::yield();
+  call();
+  step = 2;
+  capturer.join();
+  cudaGetLastError();
+  return intact;
+}
+
 std::string pointer(const void* p) {
   char s[32];
   std::snprintf(s, sizeof s, "%p", p);
@@ -160,9 +185,16 @@ int main() {
 
   // 1. The real self-check, then a launch.
   GemmProblem p = problem(buf, 512, 512, 512, buf.s1);
-  expect(guard_launch(guarded, caps, p, &flag) == GuardDecision::kPending,
+  GuardDecision first = GuardDecision::kFailed;
+  expect(capture_survives(buf.s2, [&] { first = guard_launch(guarded, caps, p, &flag); }),
+         "a capture on another thread survives the first call (it starts the helper)");
+  expect(first == GuardDecision::kPending,
          "first call: cuBLAS computes it while the helper checks the device");
-  expect(first_decision(guarded, caps, p, &flag) == GuardDecision::kLaunch,
+  GuardDecision decided = GuardDecision::kFailed;
+  expect(capture_survives(buf.s2, [&] { decided = first_decision(guarded, caps, p, &flag); }),
+         "a capture on another thread survives the call that takes the verdict (it allocates "
+         "the error flag)");
+  expect(decided == GuardDecision::kLaunch,
          "the helper's self-check passed on the GPU and calls launch");
   expect(flag.word != nullptr && flag.tag != 0, "the launch gets the device's flag and a tag");
   expect(guarded.launch(p, caps, guarded.choose_config(p, caps, true), flag).status ==
