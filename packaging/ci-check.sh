@@ -129,8 +129,8 @@ step "ok, lintian: no errors or warnings"
 
 deb_files() { dpkg-deb -c "$1" | awk '$1 !~ /^d/ { $1 = $2 = $3 = $4 = $5 = ""; sub(/^ *\.\//, ""); print }' | normalize; }
 same_list "$package files" "usr/lib/<triplet>/libbwgemm.so.$sover -> libbwgemm.so.$version
+usr/lib/<triplet>/bwgemm/bwgemm-self-check
 usr/lib/<triplet>/libbwgemm.so.$version
-usr/libexec/bwgemm/bwgemm-self-check
 usr/share/doc/$package/changelog.gz
 usr/share/doc/$package/copyright
 usr/share/lintian/overrides/$package" "$(deb_files "$runtime_deb")"

@@ -39,8 +39,8 @@ std::string library_file() {
 }
 
 // The helper beside the library: BWGEMM_HELPER_FROM_LIBDIR (the install
-// layout's libexec/bwgemm relative to its lib directory), else libexec/bwgemm
-// under the library's own directory (the build tree).
+// layout's <libexecdir>/bwgemm relative to its lib directory), else
+// libexec/bwgemm under the library's own directory (the build tree).
 std::vector<std::string> helper_candidates() {
   if (!g_test_helper.empty()) return {g_test_helper};
   std::string dir = library_file();

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The first use of a guarded family on a device, proven in a separate
 // process: the helper executable bwgemm-self-check (installed with the
-// library, in libexec/bwgemm beside its lib directory) runs the self-check
+// library in libexec/bwgemm, or lib/<triplet>/bwgemm in the Debian package,
+// and found relative to the library's file) runs the self-check
 // set (gpu_self_check.h) in a CUDA context of its own, where a trap or an
 // illegal address cannot touch the caller's. The caller never waits: a
 // background thread waits for the helper while the guard sends the device's
