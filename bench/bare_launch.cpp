@@ -61,13 +61,13 @@ bwgemm::GemmProblem problem_of(const GemmArgs& g) {
   p.k = s.k;
   p.a = g.a;
   p.b = g.b;
-  p.c = g.c;
+  p.c = p.d = g.c;
   p.lda = g.layout.lda;
   p.ldb = g.layout.ldb;
-  p.ldc = g.layout.ldc;
+  p.ldc = p.ldd = g.layout.ldc;
   p.stride_a = g.layout.a_elems;
   p.stride_b = g.layout.b_elems;
-  p.stride_c = g.layout.c_elems;
+  p.stride_c = p.stride_d = g.layout.c_elems;
   p.batch = s.batch;
   p.alpha = host_scalar(g.alpha);
   p.beta = host_scalar(g.beta);
@@ -104,7 +104,7 @@ BareLaunch::BareLaunch(const bwgemmDispatchInfo_t& ran, const GemmArgs& args) {
   const bwgemm::KernelVariant* variant = nullptr;
   const bwgemm::GemmProblem p = problem_of(args);
   const bwgemmReason_t reason =
-      bwgemm::build_launch(*family.catalog, p, config, nullptr, &variant, &prepared->params);
+      bwgemm::build_launch(*family.catalog, p, config, {nullptr, 0}, &variant, &prepared->params);
   if (reason != BWGEMM_REASON_KERNEL_SELECTED) {
     description_ = std::string("none: ") + bwgemmGetReasonString(reason);
     return;

@@ -5,6 +5,9 @@ include(CMakePackageConfigHelpers)
 
 install(TARGETS bwgemm EXPORT bwgemmTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_COMPONENT dev)
+# The self-check helper, where the library looks for it (dispatch/helper_check.h).
+install(TARGETS bwgemm_self_check
+  RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/bwgemm COMPONENT runtime)
 install(DIRECTORY include/bwgemm DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT dev)
 # Fortran .mod files are compiler-specific, so the module ships as source
 # next to the C header; users compile it with their own compiler.

@@ -129,6 +129,7 @@ step "ok, lintian: no errors or warnings"
 
 deb_files() { dpkg-deb -c "$1" | awk '$1 !~ /^d/ { $1 = $2 = $3 = $4 = $5 = ""; sub(/^ *\.\//, ""); print }' | normalize; }
 same_list "$package files" "usr/lib/<triplet>/libbwgemm.so.$sover -> libbwgemm.so.$version
+usr/lib/<triplet>/bwgemm/bwgemm-self-check
 usr/lib/<triplet>/libbwgemm.so.$version
 usr/share/doc/$package/changelog.gz
 usr/share/doc/$package/copyright
@@ -194,6 +195,8 @@ libdir=$(rpm --eval '%{_libdir}')
 rpm_files() { rpm -qlp "$1" | grep -v '^/usr/lib/\.build-id' | normalize; }
 same_list "bwgemm RPM files" "$libdir/libbwgemm.so.$sover
 $libdir/libbwgemm.so.$version
+/usr/libexec/bwgemm
+/usr/libexec/bwgemm/bwgemm-self-check
 /usr/share/licenses/bwgemm
 /usr/share/licenses/bwgemm/LICENSE
 /usr/share/licenses/bwgemm/NOTICE" "$(rpm_files "$main_rpm")"

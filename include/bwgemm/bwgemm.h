@@ -55,12 +55,12 @@ extern "C" {
   XX(NO_KERNEL_FOR_ARCH, 8, "no bwgemm kernel for this GPU architecture")                       \
   XX(POLICY_PREFERS_CUBLAS, 9, "cuBLAS is measured faster for this shape")                      \
   XX(DEVICE_QUERY_FAILED, 10, "could not query the current device")                             \
-  XX(FAMILY_DISABLED, 11, "the kernel family is disabled (environment or self-check)")          \
+  XX(FAMILY_DISABLED, 11, "kernel family off (environment, or it failed on this device)")       \
   XX(TOO_LARGE, 12, "sizes or strides exceed what the kernel can address")                      \
   XX(HANDLE_QUERY_FAILED, 13, "handle unreadable, or its stream is on another device")          \
   XX(LAUNCH_FAILED, 14, "the kernel launch failed")                                             \
   XX(FORCED_CUBLAS, 15, "the thread's or the process's policy forces cuBLAS")                   \
-  XX(SELF_CHECK_PENDING, 16, "the kernel family's first-use self-check has not run yet")        \
+  XX(SELF_CHECK_PENDING, 16, "the family's self-check on this device has not answered yet")     \
   XX(UNKNOWN_HANDLE, 17, "handle bwgemm did not see created (another cuBLAS copy's, or older)") \
   XX(LT_UNSUPPORTED, 18,                                                                        \
      "cuBLASLt order, batch mode, pointer mode, epilogue or attribute not taken")

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/device_caps.h"
 
+#include <cuda.h>
 #include <cuda_runtime_api.h>
 
 #include <atomic>
@@ -77,6 +78,37 @@ int stream_device(cudaStream_t stream, int current_device) {
   if (cudaStreamGetDevice(stream, &device) != cudaSuccess) return -1;
   t_stream_device = {stream, device, epoch};
   return device;
+}
+
+uint64_t current_context_id() {
+  using GetCurrent = CUresult (*)(CUcontext*);
+  using GetId = CUresult (*)(CUcontext, unsigned long long*);
+  struct Api {
+    GetCurrent get_current = nullptr;
+    GetId get_id = nullptr;
+  };
+  static const Api api = [] {
+    Api a;
+    void* current = nullptr;
+    void* id = nullptr;
+    cudaDriverEntryPointQueryResult found{}, found_id{};
+    if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &current, 12000, cudaEnableDefault,
+                                         &found) == cudaSuccess &&
+        found == cudaDriverEntryPointSuccess &&
+        cudaGetDriverEntryPointByVersion("cuCtxGetId", &id, 12000, cudaEnableDefault, &found_id) ==
+            cudaSuccess &&
+        found_id == cudaDriverEntryPointSuccess) {
+      a.get_current = reinterpret_cast<GetCurrent>(current);
+      a.get_id = reinterpret_cast<GetId>(id);
+    }
+    return a;
+  }();
+  CUcontext context = nullptr;
+  unsigned long long id = 0;
+  if (api.get_current == nullptr || api.get_current(&context) != CUDA_SUCCESS ||
+      context == nullptr || api.get_id(context, &id) != CUDA_SUCCESS)
+    return 0;
+  return id;
 }
 
 void device_caps_reset() {

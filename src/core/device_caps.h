@@ -4,6 +4,8 @@
 
 #include <driver_types.h>
 
+#include <cstdint>
+
 namespace bwgemm {
 
 // Per-device state (caches, guards) is kept in arrays of this many slots;
@@ -29,6 +31,13 @@ bool current_device_caps(DeviceCaps* out);
 // last answer is kept, so a run of calls on one stream queries the runtime
 // once.
 int stream_device(cudaStream_t stream, int current_device);
+
+// The unique id (cuCtxGetId) of the calling thread's current context, or 0
+// when it has none or the driver cannot say. Ids are never reused in a
+// process: after cudaDeviceReset the device's new primary context has a new
+// one, so per-device state made in the old context (mapped memory, function
+// attributes) is known to be gone.
+uint64_t current_context_id();
 
 // Tests only: forget every cached device and stream answer.
 void device_caps_reset();

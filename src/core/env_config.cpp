@@ -13,6 +13,7 @@
 #include <initializer_list>
 
 #include "core/log.h"
+#include "core/private_file.h"
 
 namespace bwgemm {
 namespace {
@@ -79,7 +80,7 @@ bwgemmPolicy_t read_policy(bool secure, std::FILE* log) {
 // Appends to `path` without following a symbolic link, creating it private
 // to the user, and keeps it out of programs the process executes.
 std::FILE* open_log_file(const char* path) {
-  const int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+  const int fd = open_private_file(path, O_WRONLY | O_APPEND | O_CREAT);
   std::FILE* f = fd >= 0 ? fdopen(fd, "a") : nullptr;
   if (f == nullptr) {
     const int error = errno;
@@ -97,7 +98,7 @@ void note_ignored_when_secure() {
   char ignored[256] = "";
   for (const char* name :
        {"BWGEMM_LOG_FILE", "BWGEMM_POLICY", "BWGEMM_SM90", "BWGEMM_SM100", "BWGEMM_SM90_CONFIG",
-        "BWGEMM_CUBLAS_LIBRARY", "BWGEMM_CUBLASLT_LIBRARY"}) {
+        "BWGEMM_CUBLAS_LIBRARY", "BWGEMM_CUBLASLT_LIBRARY", "BWGEMM_WAIT_TIMEOUT_MS"}) {
     if (std::getenv(name) == nullptr) continue;
     if (ignored[0] != '\0') std::strncat(ignored, " ", sizeof ignored - std::strlen(ignored) - 1);
     std::strncat(ignored, name, sizeof ignored - std::strlen(ignored) - 1);
@@ -107,6 +108,20 @@ void note_ignored_when_secure() {
                    "setuid/setgid process: only BWGEMM_LOG and BWGEMM_DISABLE are "
                    "honoured; ignored: %s",
                    ignored);
+}
+
+uint32_t read_wait_timeout(bool secure, std::FILE* log) {
+  const char* v = env_value("BWGEMM_WAIT_TIMEOUT_MS", secure);
+  if (v == nullptr) return kDefaultWaitTimeoutMs;
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long ms = std::strtoul(v, &end, 10);
+  if (errno != 0 || end == v || *end != '\0' || v[0] == '-' || ms < 1 || ms > 600000) {
+    log_warning_to(log, "BWGEMM_WAIT_TIMEOUT_MS=%s ignored: accepted values are 1 to 600000 (ms)",
+                   v);
+    return kDefaultWaitTimeoutMs;
+  }
+  return uint32_t(ms);
 }
 
 void read_environment() {
@@ -126,6 +141,9 @@ void read_environment() {
   c.sm90_config = env_value("BWGEMM_SM90_CONFIG", secure);
   c.cublas_library = env_value("BWGEMM_CUBLAS_LIBRARY", secure);
   c.cublaslt_library = env_value("BWGEMM_CUBLASLT_LIBRARY", secure);
+  c.wait_timeout_ms = read_wait_timeout(secure, c.log_file);
+  c.xdg_cache_home = env_value("XDG_CACHE_HOME", secure);
+  c.home = env_value("HOME", secure);
   g_config = c;
 }
 

@@ -23,7 +23,18 @@ struct EnvConfig {
   const char* sm90_config;
   const char* cublas_library;    // BWGEMM_CUBLAS_LIBRARY: the library to forward to, or NULL
   const char* cublaslt_library;  // BWGEMM_CUBLASLT_LIBRARY: the cuBLASLt to forward to, or NULL
+  // BWGEMM_WAIT_TIMEOUT_MS=1..600000: the base budget of the kernels'
+  // bounded waits (kernels/common/gemm_params.h), kDefaultWaitTimeoutMs when
+  // unset; longer for debuggers and compute-sanitizer.
+  uint32_t wait_timeout_ms;
+  // Where the self-check's verdicts are cached (dispatch/helper_check.h):
+  // XDG_CACHE_HOME, else HOME/.cache; both NULL in a setuid/setgid process,
+  // which caches nothing.
+  const char* xdg_cache_home;
+  const char* home;
 };
+
+constexpr uint32_t kDefaultWaitTimeoutMs = 100;
 
 // Read on first use; later changes to the environment are not seen.
 const EnvConfig& env_config();

@@ -1,35 +1,62 @@
 // SPDX-License-Identifier: MIT
 #include "dispatch/family_guard.h"
 
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <atomic>
-#include <cstring>
 #include <mutex>
 #include <string>
-#include <vector>
 
 #include "core/fork_safe.h"
 #include "core/log.h"
 #include "core/names.h"
-#include "dispatch/path_switch.h"
-#include "dispatch/self_check.h"
-#include "forward/real_call_scope.h"
-#include "forward/real_cublas.h"
+#include "dispatch/gpu_self_check.h"
+#include "dispatch/helper_check.h"
 
 namespace bwgemm {
 namespace {
 
-enum class State { kUnchecked, kHealthy, kFailed };
+SelfCheckRunner g_self_check = gpu_self_check;
+
+// The calls that may have tripped a device's flag: what the warning names.
+// Calls made outside and inside a stream capture have a ring each, indexed by
+// tag, so that a graph's calls (replayed long after their capture) are not
+// overwritten by the direct calls made since. A record is written by its
+// call's thread alone (tag 0 while it changes) and read only after a trip.
+constexpr uint32_t kRecordsPerRing = 256;
+constexpr uint32_t kCapturedTag = 0x80000000u;  // the tag's top bit: a captured call
+constexpr uint32_t kSelfCheckTag = ~0u;         // the self-check's launches, never a call's
+
+struct CallRecord {
+  std::atomic<uint32_t> tag{0};
+  std::atomic<int64_t> m{0}, n{0}, k{0}, batch{0};
+  std::atomic<uintptr_t> stream{0};
+  std::atomic<uint32_t> types{0};  // ab | c << 8 | trans_a << 16 | trans_b << 17
+};
+
+struct CallSnapshot {
+  bool found;
+  int64_t m, n, k, batch;
+  cudaStream_t stream;
+  uint32_t types;
+};
+
+enum class State { kUnchecked, kChecking, kHealthy, kFailed };
 
 struct DeviceState {
   // Written under g_mutex; read without it once published (release/acquire),
-  // so the steady state costs an atomic load and a read of the error flag.
+  // so the steady state costs an atomic load, a context query, a capture
+  // query, a read of the error flag and one record.
   std::atomic<State> state{State::kUnchecked};
-  uint32_t* host_flag = nullptr;    // pinned, mapped: the kernels write it
+  // The context (cuCtxGetId) the flag was allocated in: after a device reset
+  // the runtime has freed it, and it is never touched again.
+  std::atomic<uint64_t> context{0};
+  uint32_t* host_flag = nullptr;    // pinned, mapped: the kernels write a call's tag
   uint32_t* device_flag = nullptr;  // the same word as the kernels address it
+  std::atomic<uint32_t> next_tag[2] = {};
+  CallRecord* records = nullptr;  // 2 rings of kRecordsPerRing, made on first use
+  // The out-of-process check's answer while the state is kChecking.
+  std::atomic<HelperVerdict> verdict{HelperVerdict::kRunning};
 };
 
 // One state per device and guarded family (indexed by its path).
@@ -38,194 +65,193 @@ DeviceState g_devices[kMaxDevices][kPathSlots];
 std::mutex g_mutex;  // taken on a device's first launch and on a state change only
 const bool g_mutex_fork_safe = hold_across_fork(&g_mutex);
 
-int64_t round_up8(int64_t v) { return (v + 7) / 8 * 8; }
+// Allocates the device's error flag. In relaxed capture mode: a capture in
+// global mode on another thread would otherwise be invalidated by it.
+bool allocate_flag(DeviceState* dev) {
+  cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+  cudaThreadExchangeStreamCaptureMode(&mode);
+  const bool ok = cudaHostAlloc(reinterpret_cast<void**>(&dev->host_flag), sizeof(uint32_t),
+                                cudaHostAllocMapped) == cudaSuccess &&
+                  cudaHostGetDevicePointer(reinterpret_cast<void**>(&dev->device_flag),
+                                           dev->host_flag, 0) == cudaSuccess;
+  cudaThreadExchangeStreamCaptureMode(&mode);
+  if (!ok) dev->host_flag = dev->device_flag = nullptr;
+  return ok;
+}
 
-// Runs the self-check cases on the GPU: device buffers with small integers
-// (exact in every type), the family's kernel, and the real cuBLAS.
-class GpuBackend {
- public:
-  GpuBackend(const KernelFamily& family, const DeviceCaps& caps, uint32_t* device_flag,
-             uint32_t* host_flag)
-      : family_(family), caps_(caps), device_flag_(device_flag), host_flag_(host_flag) {}
-
-  ~GpuBackend() {
-    if (handle_ != nullptr) real_cublas()->destroy(handle_);
-    if (stream_ != nullptr) cudaStreamDestroy(stream_);
-    for (void* p : allocations_) cudaFree(p);
-  }
-
-  bool init() {
-    const RealCublas* real = real_cublas();
-    if (real == nullptr || real->create == nullptr || real->destroy == nullptr ||
-        real->set_stream == nullptr)
-      return false;
-    return cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking) == cudaSuccess &&
-           real->create(&handle_) == CUBLAS_STATUS_SUCCESS &&
-           real->set_stream(handle_, stream_) == CUBLAS_STATUS_SUCCESS;
-  }
-
-  static bool run_kernel(void* self, const SelfCheckCase& c, float* out) {
-    return static_cast<GpuBackend*>(self)->run(c, out, false);
-  }
-  static bool run_reference(void* self, const SelfCheckCase& c, float* out) {
-    return static_cast<GpuBackend*>(self)->run(c, out, true);
-  }
-
- private:
-  void* device_copy(const std::vector<uint16_t>& values) {
-    void* p = nullptr;
-    if (cudaMalloc(&p, values.size() * sizeof(uint16_t)) != cudaSuccess) return nullptr;
-    allocations_.push_back(p);
-    if (cudaMemcpy(p, values.data(), values.size() * sizeof(uint16_t), cudaMemcpyHostToDevice) !=
-        cudaSuccess)
-      return nullptr;
-    return p;
-  }
-
-  static uint16_t encode(DType t, float v) {
-    uint16_t bits;
-    if (t == DType::F16) {
-      const __half h = __float2half_rn(v);
-      std::memcpy(&bits, &h, 2);
-    } else {
-      const __nv_bfloat16 b = __float2bfloat16_rn(v);
-      std::memcpy(&bits, &b, 2);
-    }
-    return bits;
-  }
-
-  static float decode(DType t, const void* p, size_t i) {
-    if (t == DType::F32) return static_cast<const float*>(p)[i];
-    if (t == DType::F16) return __half2float(static_cast<const __half*>(p)[i]);
-    return __bfloat162float(static_cast<const __nv_bfloat16*>(p)[i]);
-  }
-
-  // Operand values in -2..2 from the position: exact in fp16 and bf16, and
-  // every product sum (k <= 264) exact in fp32.
-  std::vector<uint16_t> operand(DType t, int64_t rows, int64_t cols, int64_t ld, int salt) {
-    std::vector<uint16_t> v(size_t(ld * cols), encode(t, 0.0f));
-    for (int64_t j = 0; j < cols; ++j)
-      for (int64_t i = 0; i < rows; ++i)
-        v[size_t(i + j * ld)] = encode(t, float(int((i * 7 + j * 13 + salt) % 5) - 2));
-    return v;
-  }
-
-  bool run(const SelfCheckCase& c, float* out, bool reference) {
-    const int64_t rows_a = c.trans_a ? c.k : c.m, cols_a = c.trans_a ? c.m : c.k;
-    const int64_t rows_b = c.trans_b ? c.n : c.k, cols_b = c.trans_b ? c.k : c.n;
-    const int64_t lda = round_up8(rows_a), ldb = round_up8(rows_b), ldc = round_up8(c.m);
-    void* a = device_copy(operand(c.ab, rows_a, cols_a, lda, 1));
-    void* b = device_copy(operand(c.ab, rows_b, cols_b, ldb, 2));
-    const size_t c_bytes = size_t(ldc * c.n) * dtype_size(c.out);
-    void* d = nullptr;
-    if (a == nullptr || b == nullptr || cudaMalloc(&d, c_bytes) != cudaSuccess) return false;
-    allocations_.push_back(d);
-    // One description of the case; the reference hands the same fields to
-    // cuBLAS's own cublasGemmEx.
-    GemmProblem p{};
-    p.ab_type = c.ab;
-    p.c_type = c.out;
-    p.trans_a = c.trans_a;
-    p.trans_b = c.trans_b;
-    p.m = c.m;
-    p.n = c.n;
-    p.k = c.k;
-    p.a = a;
-    p.b = b;
-    p.c = p.d = d;
-    p.lda = lda;
-    p.ldb = ldb;
-    p.ldc = p.ldd = ldc;
-    p.batch = 1;
-    p.alpha = {false, 1.0f, nullptr};
-    p.beta = {false, 0.0f, nullptr};
-    p.stream = stream_;
-    bool ok;
-    if (reference) {
-      const cudaDataType ab = p.ab_type == DType::F16 ? CUDA_R_16F : CUDA_R_16BF;
-      const cudaDataType ct = p.c_type == DType::F32 ? CUDA_R_32F : ab;
-      const RealCallScope inside;  // cuBLAS's own cuBLASLt calls pass through
-      ok = real_cublas()->gemm_ex(handle_, p.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N,
-                                  p.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N, int(p.m), int(p.n),
-                                  int(p.k), &p.alpha.value, p.a, ab, int(p.lda), p.b, ab,
-                                  int(p.ldb), &p.beta.value, p.c, ct, int(p.ldc),
-                                  CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT) == CUBLAS_STATUS_SUCCESS;
-    } else {
-      const int config = family_.choose_config(p, caps_, true).config;
-      ok = config >= 0 &&
-           family_.launch(p, caps_, config, device_flag_).status == LaunchStatus::kEnqueued;
-    }
-    std::vector<uint8_t> host(c_bytes);
-    ok = ok && cudaStreamSynchronize(stream_) == cudaSuccess &&
-         cudaMemcpy(host.data(), d, c_bytes, cudaMemcpyDeviceToHost) == cudaSuccess &&
-         *static_cast<volatile uint32_t*>(host_flag_) == 0;
-    for (int64_t j = 0; ok && j < c.n; ++j)
-      for (int64_t i = 0; i < c.m; ++i) out[i + j * c.m] = decode(c.out, host.data(), i + j * ldc);
-    return ok;
-  }
-
-  const KernelFamily& family_;
-  DeviceCaps caps_;
-  uint32_t* device_flag_;
-  uint32_t* host_flag_;
-  cudaStream_t stream_ = nullptr;
-  cublasHandle_t handle_ = nullptr;
-  std::vector<void*> allocations_;
-};
-
-// Sets up the error flag and runs the self-check on the caller's device.
-State check_device(const KernelFamily& family, const DeviceCaps& caps, DeviceState* dev) {
-  if (cudaHostAlloc(reinterpret_cast<void**>(&dev->host_flag), sizeof(uint32_t),
-                    cudaHostAllocMapped) != cudaSuccess ||
-      cudaHostGetDevicePointer(reinterpret_cast<void**>(&dev->device_flag), dev->host_flag, 0) !=
-          cudaSuccess) {
+// The state once the check answered: the helper's verdict, or (no helper)
+// the check run in this process (it allocates and synchronizes; the caller
+// made sure its stream is not capturing).
+State finish_check(const KernelFamily& family, const DeviceCaps& caps, DeviceState* dev,
+                   HelperVerdict verdict) {
+  if (verdict == HelperVerdict::kFail) return State::kFailed;  // the helper warned
+  if (dev->records == nullptr) dev->records = new CallRecord[2 * kRecordsPerRing];
+  if (!allocate_flag(dev)) {
     log_warning("%s self-check on device %d: cannot allocate the error flag", family.name,
                 caps.device);
     return State::kFailed;
   }
   *dev->host_flag = 0;
-  GpuBackend gpu(family, caps, dev->device_flag, dev->host_flag);
-  std::string failure = "cannot set up a stream and a cuBLAS handle";
-  const bool passed =
-      gpu.init() &&
-      run_self_check({&gpu, GpuBackend::run_kernel, GpuBackend::run_reference}, &failure);
-  if (!passed) {
-    log_warning("%s self-check on device %d failed: %s", family.name, caps.device, failure.c_str());
+  if (verdict == HelperVerdict::kPass) return State::kHealthy;
+  std::string failure;
+  if (!g_self_check(family, caps, {dev->device_flag, kSelfCheckTag}, dev->host_flag, &failure)) {
+    log_warning("%s self-check on device %d failed: %s; cuBLAS computes its calls on this device",
+                family.name, caps.device, failure.c_str());
     return State::kFailed;
   }
   return State::kHealthy;
 }
 
+// Records the call about to be launched; returns its tag.
+uint32_t record_call(DeviceState& dev, const GemmProblem& p) {
+  // The legacy stream cannot capture (and is not asked: another thread's
+  // capture may not allow it).
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  const bool captured = p.stream != nullptr && p.stream != cudaStreamLegacy &&
+                        cudaStreamIsCapturing(p.stream, &capture) == cudaSuccess &&
+                        capture != cudaStreamCaptureStatusNone;
+  // Tags 1 .. 2^31 - 2 (captured: with the top bit), never 0 or kSelfCheckTag.
+  const uint32_t sequence = dev.next_tag[captured].fetch_add(1, std::memory_order_relaxed);
+  const uint32_t tag = (sequence % (kCapturedTag - 2) + 1) | (captured ? kCapturedTag : 0);
+  CallRecord& r = dev.records[captured * kRecordsPerRing + tag % kRecordsPerRing];
+  r.tag.store(0, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_release);
+  r.m.store(p.m, std::memory_order_relaxed);
+  r.n.store(p.n, std::memory_order_relaxed);
+  r.k.store(p.k, std::memory_order_relaxed);
+  r.batch.store(p.batch, std::memory_order_relaxed);
+  r.stream.store(reinterpret_cast<uintptr_t>(p.stream), std::memory_order_relaxed);
+  r.types.store(uint32_t(p.ab_type) | uint32_t(p.c_type) << 8 | uint32_t(p.trans_a) << 16 |
+                    uint32_t(p.trans_b) << 17,
+                std::memory_order_relaxed);
+  r.tag.store(tag, std::memory_order_release);
+  return tag;
+}
+
+CallSnapshot find_call(const DeviceState& dev, uint32_t tag) {
+  const CallRecord& r =
+      dev.records[((tag & kCapturedTag) != 0) * kRecordsPerRing + tag % kRecordsPerRing];
+  CallSnapshot s{};
+  if (r.tag.load(std::memory_order_acquire) != tag) return s;
+  s = {true,
+       r.m.load(std::memory_order_relaxed),
+       r.n.load(std::memory_order_relaxed),
+       r.k.load(std::memory_order_relaxed),
+       r.batch.load(std::memory_order_relaxed),
+       reinterpret_cast<cudaStream_t>(r.stream.load(std::memory_order_relaxed)),
+       r.types.load(std::memory_order_relaxed)};
+  std::atomic_thread_fence(std::memory_order_acquire);
+  s.found = r.tag.load(std::memory_order_relaxed) == tag;  // not rewritten meanwhile
+  return s;
+}
+
+// The flag holds `tag`: says which call failed, switches the family off on
+// this device, and tells the caller whether it was its own stream's call.
+GuardDecision report_failure(const KernelFamily& family, const DeviceCaps& caps, DeviceState& dev,
+                             uint32_t tag, cudaStream_t stream) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (dev.state.load(std::memory_order_relaxed) == State::kFailed)
+    return GuardDecision::kFailed;  // another thread reported it
+  const CallSnapshot call = find_call(dev, tag);
+  const char* graph = (tag & kCapturedTag) != 0 ? ", captured in a CUDA graph" : "";
+  if (call.found) {
+    const DType ab = DType(call.types & 0xff), c = DType((call.types >> 8) & 0xff);
+    log_warning(
+        "%s kernel on device %d reported a barrier-protocol failure (a bounded wait gave up) in "
+        "the call m=%lld n=%lld k=%lld batch=%lld %s%s %s->%s on stream %p%s: its result is "
+        "wrong; cuBLAS computes every later call on this device",
+        family.name, caps.device, static_cast<long long>(call.m), static_cast<long long>(call.n),
+        static_cast<long long>(call.k), static_cast<long long>(call.batch),
+        (call.types >> 16) & 1 ? "T" : "N", (call.types >> 17) & 1 ? "T" : "N", dtype_name(ab),
+        dtype_name(c), static_cast<void*>(call.stream), graph);
+  } else {
+    log_warning(
+        "%s kernel on device %d reported a barrier-protocol failure (a bounded wait gave up) in "
+        "call #%u%s, whose record later calls have overwritten: its result is wrong; cuBLAS "
+        "computes every later call on this device",
+        family.name, caps.device, tag & ~kCapturedTag, graph);
+  }
+  dev.state.store(State::kFailed, std::memory_order_release);
+  return call.found && call.stream == stream ? GuardDecision::kProtocolFailure
+                                             : GuardDecision::kFailed;
+}
+
 }  // namespace
 
-GuardDecision guard_launch(const KernelFamily& family, const DeviceCaps& caps, cudaStream_t stream,
-                           uint32_t** error_flag) {
+GuardDecision guard_launch(const KernelFamily& family, const DeviceCaps& caps,
+                           const GemmProblem& problem, ErrorFlag* error_flag) {
   if (caps.device < 0 || caps.device >= kMaxDevices || family.path >= kPathSlots)
     return GuardDecision::kFailed;
   DeviceState& dev = g_devices[caps.device][family.path];
   State state = dev.state.load(std::memory_order_acquire);
+  if (state == State::kFailed) return GuardDecision::kFailed;
+  // No context yet (the runtime makes it lazily, e.g. after a reset): let
+  // cuBLAS make it; the next call finds it.
+  const uint64_t context = current_context_id();
+  if (context == 0) return GuardDecision::kPending;
+  if (context != dev.context.load(std::memory_order_acquire)) {
+    // First use, or a device reset freed the flag with its context: the
+    // device is checked again in the new one (the old flag is not touched).
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (dev.context.load(std::memory_order_relaxed) != context) {
+      if (dev.state.load(std::memory_order_relaxed) == State::kHealthy)
+        dev.state.store(State::kUnchecked, std::memory_order_relaxed);
+      dev.host_flag = dev.device_flag = nullptr;
+      dev.context.store(context, std::memory_order_release);
+    }
+    state = dev.state.load(std::memory_order_acquire);
+  }
   if (state == State::kUnchecked) {
-    // The check allocates and synchronizes: never inside a stream capture.
+    // The helper process checks the device; this call goes to cuBLAS
+    // unless the answer is at hand (cached, or no helper).
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (dev.state.load(std::memory_order_relaxed) == State::kUnchecked) {
+      dev.verdict.store(HelperVerdict::kRunning, std::memory_order_relaxed);
+      dev.state.store(State::kChecking, std::memory_order_release);
+      start_helper_check(family.name, caps, &dev.verdict);
+    }
+    state = dev.state.load(std::memory_order_acquire);
+  }
+  if (state == State::kChecking) {
+    const HelperVerdict verdict = dev.verdict.load(std::memory_order_acquire);
+    if (verdict == HelperVerdict::kRunning) return GuardDecision::kPending;
+    // The check in this process allocates and synchronizes: never inside a
+    // stream capture.
     cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-    if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess ||
-        capture != cudaStreamCaptureStatusNone)
+    if (verdict == HelperVerdict::kNoHelper &&
+        (cudaStreamIsCapturing(problem.stream, &capture) != cudaSuccess ||
+         capture != cudaStreamCaptureStatusNone))
       return GuardDecision::kPending;
     std::lock_guard<std::mutex> lock(g_mutex);
     state = dev.state.load(std::memory_order_relaxed);
-    if (state == State::kUnchecked) {
-      state = check_device(family, caps, &dev);
-      if (state == State::kFailed) disable_path(family.path, "the self-check failed");
+    if (state == State::kChecking) {
+      state = finish_check(family, caps, &dev, verdict);
       dev.state.store(state, std::memory_order_release);
     }
   }
   if (state == State::kFailed) return GuardDecision::kFailed;
-  if (*static_cast<volatile uint32_t*>(dev.host_flag) != 0) {
-    dev.state.store(State::kFailed, std::memory_order_release);
-    disable_path(family.path, "a kernel reported a barrier-protocol failure");
-    return GuardDecision::kProtocolFailure;
-  }
-  *error_flag = dev.device_flag;
+  // The host-mapped flag is read without synchronising: a failure is seen by
+  // the first call on the device after the failed kernel wrote it.
+  const uint32_t tripped = *static_cast<volatile uint32_t*>(dev.host_flag);
+  if (tripped != 0) return report_failure(family, caps, dev, tripped, problem.stream);
+  *error_flag = {dev.device_flag, record_call(dev, problem)};
   return GuardDecision::kLaunch;
+}
+
+void set_self_check_runner(SelfCheckRunner check) {
+  g_self_check = check != nullptr ? check : gpu_self_check;
+}
+
+void family_guard_reset() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  for (auto& device : g_devices) {
+    for (DeviceState& dev : device) {
+      dev.state.store(State::kUnchecked, std::memory_order_relaxed);
+      dev.verdict.store(HelperVerdict::kRunning, std::memory_order_relaxed);
+      dev.context.store(0, std::memory_order_relaxed);
+      dev.host_flag = dev.device_flag = nullptr;
+    }
+  }
 }
 
 }  // namespace bwgemm

@@ -68,9 +68,9 @@ bool pack_unaddressable_operands(GemmProblem* p) {
 
 LaunchResult launch_planned(const Plan& plan, const GemmProblem& problem, const DeviceCaps& caps) {
   const KernelFamily& family = *plan.family;
-  uint32_t* error_flag = nullptr;
+  ErrorFlag error_flag{nullptr, 0};
   if (family.guarded) {
-    switch (guard_launch(family, caps, problem.stream, &error_flag)) {
+    switch (guard_launch(family, caps, problem, &error_flag)) {
       case GuardDecision::kLaunch: break;
       case GuardDecision::kPending:
         return {LaunchStatus::kForward, BWGEMM_REASON_SELF_CHECK_PENDING};

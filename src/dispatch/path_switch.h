@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Which kernel families are switched off for the process: by the environment
-// (BWGEMM_SM90=off, BWGEMM_SM100=off) or at run time (a failed self-check, a
-// kernel that reported a protocol error).
+// Which kernel families the environment switches off for the process
+// (BWGEMM_SM90=off, BWGEMM_SM100=off). A family that fails at run time is
+// switched off per device by its guard (family_guard.h).
 #pragma once
 
 #include "bwgemm/bwgemm.h"
@@ -10,11 +10,5 @@
 namespace bwgemm {
 
 DisabledPaths disabled_paths();
-
-// Switches `path` off for the rest of the process and logs a warning once.
-void disable_path(bwgemmPath_t path, const char* why);
-
-// Tests only: switch every path back on.
-void path_switch_reset();
 
 }  // namespace bwgemm

@@ -17,8 +17,9 @@ struct Plan {
   const char* rule;  // the family's selection rule for `config`, or NULL
 };
 
-// Paths switched off for the process (environment, failed self-check), as a
-// bit mask of (1u << bwgemmPath_t).
+// Paths the environment switches off for the process, as a bit mask of
+// (1u << bwgemmPath_t). A failed self-check or kernel switches a family off
+// per device, in its guard.
 using DisabledPaths = uint32_t;
 
 Plan plan_gemm(const GemmProblem& p, const DeviceCaps& caps, bwgemmPolicy_t policy,

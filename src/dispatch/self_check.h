@@ -6,6 +6,7 @@
 // the process.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "core/problem.h"
@@ -36,5 +37,17 @@ struct SelfCheckBackend {
 // True when every case's kernel result matches the reference within the
 // tolerance of its output type; otherwise false with the first failure.
 bool run_self_check(const SelfCheckBackend& backend, std::string* failure);
+
+// The index-pattern case: fp16 in, fp32 out, k = 64, whose result encodes
+// each element's row and column (C(i, j) = i + 2048 j, exact), so that an
+// element out of place says where it came from.
+SelfCheckCase index_pattern_case();
+// A(i, kk) and B(kk, j) of that case (op N, N).
+float index_pattern_a(int64_t i, int64_t kk);
+float index_pattern_b(int64_t kk, int64_t j);
+// True when `out` (m x n, column-major) is the pattern; otherwise false,
+// naming the first wrong element and, if it holds another element's value,
+// where that value belongs (a misplaced tile).
+bool check_index_pattern(const float* out, std::string* failure);
 
 }  // namespace bwgemm

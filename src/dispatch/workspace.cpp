@@ -5,6 +5,7 @@
 #include <mutex>
 #include <vector>
 
+#include "core/device_caps.h"
 #include "core/fork_safe.h"
 
 namespace bwgemm {
@@ -14,6 +15,7 @@ struct Buffer {
   unsigned long long stream_id;
   void* ptr;
   size_t bytes;
+  uint64_t context;  // the context it was allocated in (current_context_id)
 };
 
 std::mutex g_mutex;
@@ -29,10 +31,16 @@ void* stream_workspace(cudaStream_t stream, size_t bytes) {
   if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess ||
       capture != cudaStreamCaptureStatusNone || cudaStreamGetId(stream, &id) != cudaSuccess)
     return nullptr;
+  const uint64_t context = current_context_id();
+  if (context == 0) return nullptr;
   std::lock_guard<std::mutex> lock(g_mutex);
+  // A buffer belongs to its stream in its context: after a device reset,
+  // which freed it with the old context, it is never used or freed again (the
+  // legacy stream keeps its id across the reset). It still counts towards the
+  // ceiling.
   Buffer* buffer = nullptr;
   for (Buffer& b : g_buffers)
-    if (b.stream_id == id) buffer = &b;
+    if (b.stream_id == id && b.context == context) buffer = &b;
   if (buffer != nullptr && buffer->bytes >= bytes) return buffer->ptr;
   const size_t held = buffer != nullptr ? buffer->bytes : 0;
   // Grow by half again at least, so a slowly growing size does not
@@ -45,9 +53,9 @@ void* stream_workspace(cudaStream_t stream, size_t bytes) {
   if (cudaMallocAsync(&fresh, grown, stream) != cudaSuccess) return nullptr;
   if (buffer != nullptr) {
     cudaFreeAsync(buffer->ptr, stream);
-    *buffer = {id, fresh, grown};
+    *buffer = {id, fresh, grown, context};
   } else {
-    g_buffers.push_back({id, fresh, grown});
+    g_buffers.push_back({id, fresh, grown, context});
   }
   g_total += grown - held;
   return fresh;

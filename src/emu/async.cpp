@@ -18,12 +18,14 @@ const char* kind_name(AsyncKind k) {
   return "?";
 }
 
-// Ordered streams: an operation may complete only after the earlier ones of
-// its stream.
+// Ordered streams: an operation may complete only after the earlier MMAs of
+// its stream. Nothing orders a commit's arrive-on after an earlier commit's
+// (PTX ISA 9.7.16.12.1 only says it follows the MMAs it tracks), so commits
+// hold back nothing and may land in any order.
 bool eligible(const std::deque<AsyncOp>& q, size_t i) {
   if (q[i].stream == 0) return true;
   for (size_t j = 0; j < i; ++j)
-    if (q[j].stream == q[i].stream) return false;
+    if (q[j].stream == q[i].stream && q[j].kind != AsyncKind::Commit) return false;
   return true;
 }
 
@@ -148,10 +150,10 @@ void check_no_pending_reader(const Cta& cta, const ByteRange& r, const char* wri
   }
 }
 
-std::string async_pending_for(const Cluster* c, int rank) {
+std::string async_pending_for(const Cluster* c, int rank, bool peer_only) {
   std::string out;
   for (const AsyncOp& op : machine().engine.pending) {
-    if (touches(op, c, rank)) {
+    if (touches(op, c, rank) && !(peer_only && int(op.origin_rank) == rank)) {
       out += format("  %s #%llu issued by CTA %u thread %u\n", kind_name(op.kind),
                     static_cast<unsigned long long>(op.seq), op.origin_rank, op.origin_tid);
     }

@@ -68,9 +68,10 @@ void async_complete_matching(bool (*match)(const AsyncOp& op, const void* contex
                              const void* context);
 // Performs one operation (its unit's model) and counts it.
 void async_perform(const AsyncOp& op);
-// Pending operations touching cluster `c`'s CTA `rank` (for exit checks and
-// reports).
-std::string async_pending_for(const Cluster* c, int rank);
+// Pending operations touching cluster `c`'s CTA `rank` (its shared memory,
+// barriers or TMEM), all or only those another CTA issued (for exit and
+// dealloc checks and reports).
+std::string async_pending_for(const Cluster* c, int rank, bool peer_only = false);
 
 // Shared-memory races between the asynchronous units, which PTX leaves
 // undefined and the emulator reports: an asynchronous reader (wgmma,

@@ -7,7 +7,11 @@
 // run in order until they block; asynchronous units work only when no
 // thread can run, i.e. as late as the PTX rules allow); a non-zero seed
 // interleaves threads at every primitive and completes asynchronous
-// operations at random points. Protocol violations and deadlocks stop the
+// operations at random points; with seed % 4 == 1 (2) the even (odd) CTA of
+// every pair runs far ahead instead: its threads run whenever one can, its
+// peer's only when all of its own are blocked, and asynchronous operations
+// complete, in random order, only when no thread can run (a peer that lags
+// far behind, as on a busy GPU). Protocol violations and deadlocks stop the
 // run with a report instead of hanging or crashing. Time does not exist:
 // a bounded wait (mbarrier_wait_bounded) times out when nothing else could
 // ever complete it (machine.cpp, docs/emulation.md).

@@ -149,6 +149,21 @@ void thread_exit(Thread& t) {
 }
 
 Thread* pick(Machine& m) {
+  if (m.lead_parity >= 0) {
+    // A runnable thread of a leading CTA, at random; else any.
+    size_t leading = 0;
+    for (const Thread* t : m.runnable) leading += int(t->cta->rank & 1) == m.lead_parity;
+    if (leading > 0) {
+      size_t n = m.rng() % leading;
+      for (size_t i = 0; i < m.runnable.size(); ++i) {
+        Thread* t = m.runnable[i];
+        if (int(t->cta->rank & 1) != m.lead_parity || n-- != 0) continue;
+        m.runnable[i] = m.runnable.back();
+        m.runnable.pop_back();
+        return t;
+      }
+    }
+  }
   if (!m.random || m.runnable.size() == 1) {
     Thread* t = m.runnable.front();
     m.runnable.pop_front();
@@ -229,8 +244,9 @@ void schedule(Machine& m) {
   while (!m.failed) {
     try {
       if (!m.runnable.empty()) {
-        // Random mode: asynchronous units also finish at random points.
-        if (m.random && (m.rng() & 3) == 0) async_complete_one();
+        // Random mode: asynchronous units also finish at random points
+        // (with a leading CTA only when no thread can run).
+        if (m.random && m.lead_parity < 0 && (m.rng() & 3) == 0) async_complete_one();
         if (m.failed) break;
         Thread* t = pick(m);
         m.current = t;
@@ -339,6 +355,7 @@ RunResult run(const LaunchConfig& config, const Options& options, void (*entry)(
   m.entry = entry;
   m.arg = arg;
   m.random = options.seed != 0;
+  if (options.seed % 4 == 1 || options.seed % 4 == 2) m.lead_parity = int(options.seed % 4) - 1;
   m.rng.seed(options.seed);
   m.stacks.set_size(options.stack_bytes);
   t_machine = &m;

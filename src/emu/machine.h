@@ -128,6 +128,9 @@ struct Machine {
   void* arg = nullptr;
   std::mt19937_64 rng;
   bool random = false;
+  // In some random schedules one CTA of every pair runs far ahead: the
+  // CTAs of this rank parity (-1: none; emu.h).
+  int lead_parity = -1;
 
   std::vector<std::unique_ptr<Cluster>> resident;
   uint32_t next_cluster = 0;

@@ -283,6 +283,17 @@ void deallocate(Cta& cta, uint32_t taddr, uint32_t columns, int cta_group) {
                                   static_cast<unsigned long long>(op.seq)));
     }
   }
+  // Nothing the peer issued may still target a CTA that frees its TMEM: it
+  // is about to exit (PTX ISA 9.7.16.7.1: synchronise with the peer before
+  // the collective dealloc; "Warps can immediately exit after deallocating").
+  for (Cta* c : ctas) {
+    const std::string from_peer = async_pending_for(c->cluster, int(c->rank), true);
+    if (!from_peer.empty()) {
+      violation(kAllocRef, format("tcgen05.dealloc while operations of another CTA still "
+                                  "target CTA %u's shared memory or TMEM:\n%s",
+                                  c->rank, from_peer.c_str()));
+    }
+  }
   const uint32_t mask = column_mask(column, columns);
   for (Cta* c : ctas) {
     c->tmem.allocated &= ~mask;

@@ -8,6 +8,7 @@
 #include "bwgemm/bwgemm.h"
 #include "core/device_caps.h"
 #include "core/problem.h"
+#include "kernels/common/gemm_params.h"
 
 namespace bwgemm {
 
@@ -50,10 +51,10 @@ struct KernelFamily {
   ConfigChoice (*choose_config)(const GemmProblem& p, const DeviceCaps& caps, bool forced);
   const char* (*config_name)(int config);
   // Enqueues the configuration on p.stream; kEnqueued or kForward.
-  // error_flag: the device word the kernels set on a failed bounded wait,
-  // or NULL (an unguarded family).
+  // error_flag: where the kernels report a failed bounded wait (word NULL:
+  // an unguarded family).
   LaunchResult (*launch)(const GemmProblem& p, const DeviceCaps& caps, int config,
-                         uint32_t* error_flag);
+                         ErrorFlag error_flag);
 };
 
 }  // namespace bwgemm

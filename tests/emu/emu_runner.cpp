@@ -28,8 +28,9 @@ EmuOutcome run_family(const KernelFamily& family, const HostGemm& g, const Devic
     return out;
   }
   emu::set_device_options(options);
-  const LaunchResult launched = family.launch(
-      p, caps, config >= 0 ? config : family.choose_config(p, caps, true).config, &out.error_flag);
+  const LaunchResult launched =
+      family.launch(p, caps, config >= 0 ? config : family.choose_config(p, caps, true).config,
+                    {&out.error_flag, 1});
   out.run = emu::last_run();
   if (launched.status != LaunchStatus::kEnqueued || out.error_flag != 0) {
     out.error = !out.run.report.empty()                      ? out.run.report

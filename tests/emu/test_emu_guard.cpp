@@ -10,7 +10,7 @@
 //     nothing out.
 //  2. The self-check (run_self_check, the code the guard runs on a GPU's
 //     first use) over an emulator backend that mirrors the GPU backend of
-//     dispatch/family_guard.cpp: it passes for the correct kernel and fails for each injected
+//     dispatch/gpu_self_check.cpp: it passes for the correct kernel and fails for each injected
 //     fault, and a wrong value in the kernel's result fails its comparison.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -111,7 +111,7 @@ void bounded_waits() {
 
 int64_t round_up8(int64_t v) { return (v + 7) / 8 * 8; }
 
-// dispatch/family_guard.cpp's operand values: -2..2 from the position, exact in fp16 and
+// dispatch/gpu_self_check.cpp's operand values: -2..2 from the position, exact in fp16 and
 // bf16, and every sum of products (k <= 264) exact in fp32.
 float operand_value(int64_t i, int64_t j, int salt) {
   return float(int((i * 7 + j * 13 + salt) % 5) - 2);
@@ -152,13 +152,15 @@ float rounded(DType t, double v) {
   return decode(t, reinterpret_cast<const uint8_t*>(&bits));
 }
 
-// Runs the self-check cases as dispatch/family_guard.cpp's GPU backend does, with the
+// Runs the self-check cases as dispatch/gpu_self_check.cpp's GPU backend does, with the
 // virtual GPU for the device and an fp64 product on the host for cuBLAS.
 class EmuBackend {
  public:
   explicit EmuBackend(const emu::Options& options) : options_(options) {}
 
   SelfCheckBackend backend() { return {this, run_kernel, run_reference}; }
+  // The index-pattern case's operands instead of the small integers.
+  void use_index_pattern() { index_pattern_ = true; }
   // What the last kernel run ended with, for the log.
   const std::string& outcome() const { return outcome_; }
 
@@ -182,11 +184,13 @@ class EmuBackend {
   }
 
  private:
-  static std::vector<uint16_t> operand(DType t, int64_t rows, int64_t cols, int64_t ld, int salt) {
+  std::vector<uint16_t> operand(DType t, int64_t rows, int64_t cols, int64_t ld, int salt) const {
     std::vector<uint16_t> v(size_t(ld * cols), encode(t, 0.0f));
     for (int64_t j = 0; j < cols; ++j)
       for (int64_t i = 0; i < rows; ++i)
-        v[size_t(i + j * ld)] = encode(t, operand_value(i, j, salt));
+        v[size_t(i + j * ld)] = encode(t, !index_pattern_ ? operand_value(i, j, salt)
+                                          : salt == 1     ? index_pattern_a(i, j)
+                                                          : index_pattern_b(i, j));
     return v;
   }
 
@@ -219,7 +223,7 @@ class EmuBackend {
     uint32_t error_flag = 0;
     emu::set_device_options(options_);
     const bool enqueued =
-        sm100::kFamily.launch(p, caps, 0, &error_flag).status == LaunchStatus::kEnqueued;
+        sm100::kFamily.launch(p, caps, 0, {&error_flag, 1}).status == LaunchStatus::kEnqueued;
     const emu::RunResult& run = emu::last_run();
     outcome_ = !run.ok           ? headline(run.report)
                : error_flag != 0 ? "error flag set"
@@ -236,6 +240,7 @@ class EmuBackend {
 
   emu::Options options_;
   std::string outcome_;
+  bool index_pattern_ = false;
 };
 
 void self_check() {
@@ -245,6 +250,17 @@ void self_check() {
   std::string failure;
   if (!run_self_check(clean.backend(), &failure)) fail("it failed: " + failure);
   std::printf("  %d cases passed (%.1f s)\n", self_check_case_count(), seconds_since(t0));
+
+  // The index pattern through the kernel: every element in its place.
+  std::printf("self-check's index pattern, correct kernel\n");
+  EmuBackend index(emu::Options{});
+  index.use_index_pattern();
+  const SelfCheckCase pattern = index_pattern_case();
+  std::vector<float> placed(size_t(pattern.m) * pattern.n);
+  if (!EmuBackend::run_kernel(&index, pattern, placed.data()))
+    fail("the index-pattern run failed: " + index.outcome());
+  else if (!check_index_pattern(placed.data(), &failure))
+    fail(failure);
 
   emu::Options lane, swizzle, arrivals;
   lane.faults.tmem_ld_lane_offset = 32;

@@ -193,6 +193,10 @@ void deadlock_report() {
   expect_report(r, "expected 2, pending 1");
 }
 
+// The emulator has no time: a bounded wait's budget does not change when it
+// times out (docs/emulation.md).
+constexpr uint64_t kAnyBudget = 100000000;
+
 void bounded_waits() {
   // A phase that completes: the wait returns true and nothing times out.
   bool completed = false;
@@ -201,7 +205,7 @@ void bounded_waits() {
     if (t == 0) ptx::mbarrier_init(barrier(), 1);
     ptx::cta_sync();
     if (t == 32) ptx::mbarrier_arrive(barrier());
-    if (t == 0) completed = ptx::mbarrier_wait_bounded(barrier(), 0);
+    if (t == 0) completed = ptx::mbarrier_wait_bounded(barrier(), 0, kAnyBudget);
   });
   expect_ok(r);
   CHECK(completed && r.timeouts == 0);
@@ -221,7 +225,7 @@ void bounded_waits() {
           ptx::cta_sync();
           if (t == 0) {
             ptx::mbarrier_arrive(barrier(0));  // the second arrival never comes
-            result = ptx::mbarrier_wait_bounded(barrier(0), 0);
+            result = ptx::mbarrier_wait_bounded(barrier(0), 0, kAnyBudget);
             ptx::mbarrier_arrive(barrier(1));
           }
           if (t == 32) ptx::mbarrier_wait(barrier(1), 0);
@@ -236,7 +240,7 @@ void bounded_waits() {
     const uint32_t t = ptx::thread_index();
     if (t == 0) ptx::mbarrier_init(barrier(), 1);
     ptx::cta_sync();
-    if (t == 0) ptx::mbarrier_wait_bounded(barrier(), 0);
+    if (t == 0) ptx::mbarrier_wait_bounded(barrier(), 0, kAnyBudget);
     if (t == 32) ptx::mbarrier_wait(barrier(), 0);
   });
   expect_report(r, "DEADLOCK");
@@ -249,7 +253,7 @@ void bounded_waits() {
   r = launch(1, 32, 1024, [] {
     if (ptx::thread_index() != 0) return;
     ptx::mbarrier_init(barrier(), 1);
-    while (!ptx::mbarrier_wait_bounded(barrier(), 0)) {
+    while (!ptx::mbarrier_wait_bounded(barrier(), 0, kAnyBudget)) {
     }
   });
   expect_report(r, "timed out before in this same state");
@@ -757,6 +761,66 @@ void tcgen05_rules() {
                 "bits 46-48 must be 0b001");
 }
 
+// Commit arrivals are not ordered among themselves: having observed the
+// later of two commits (with no MMA to track) says nothing of the earlier
+// one, which in some random schedule is still in flight when the CTAs exit.
+// Oldest first (seed 0) it has landed.
+void tcgen05_commits_unordered() {
+  const Body body = [] {
+    const uint32_t rank = ptx::cluster_cta_rank();
+    if (ptx::thread_index() == 0) {
+      ptx::mbarrier_init(barrier(0), 1);
+      ptx::mbarrier_init(barrier(1), 1);
+      ptx::fence_mbarrier_init();
+    }
+    ptx::cluster_sync();
+    if (rank == 0 && ptx::elect_one()) {
+      ptx::umma_commit_2cta(barrier(0), 0b11);
+      ptx::umma_commit_2cta(barrier(1), 0b11);
+    }
+    ptx::mbarrier_wait(barrier(1), 0);
+    ptx::cluster_sync();
+  };
+  expect_ok(launch(2, 32, 4096, body));
+  int early_exits = 0;
+  for (uint64_t seed = 1; seed <= 16; ++seed) {
+    const emu::RunResult r = launch(2, 32, 4096, body, seed);
+    if (!r.ok) {
+      expect_report(r, "exited with asynchronous operations on its shared memory or TMEM");
+      ++early_exits;
+    }
+  }
+  CHECK(early_exits > 0);
+}
+
+// Nothing the peer issued may still target a CTA that frees its TMEM or
+// exits: here the even CTA's commit to both CTAs is never waited for.
+void tcgen05_peer_commit_outlives_cta() {
+  const auto commit_unobserved = [](bool with_tmem_alloc) {
+    return [with_tmem_alloc] {
+      if (ptx::thread_index() == 0) {
+        ptx::mbarrier_init(barrier(), 1);
+        ptx::fence_mbarrier_init();
+      }
+      ptx::cluster_sync();
+      const auto commit = [] {
+        if (ptx::cluster_cta_rank() == 0 && ptx::thread_index() == 0)
+          ptx::umma_commit_2cta(barrier(), 0b11);
+      };
+      if (with_tmem_alloc) {
+        with_tmem(32, [&](uint32_t) { commit(); });
+      } else {
+        commit();
+        ptx::cluster_sync();
+      }
+    };
+  };
+  expect_report(launch(2, 32, 4096, commit_unobserved(true)),
+                "tcgen05.dealloc while operations of another CTA still target CTA 1");
+  expect_report(launch(2, 32, 4096, commit_unobserved(false)),
+                "exited with asynchronous operations on its shared memory or TMEM in flight");
+}
+
 }  // namespace
 
 int main() {
@@ -786,6 +850,8 @@ int main() {
       {"tcgen05 2-CTA MMA, M=256", [] { tcgen05_two_cta_mma(true); }},
       {"tcgen05 ld without fence after the wait", [] { tcgen05_two_cta_mma(false); }},
       {"tcgen05 MMA rules", tcgen05_rules},
+      {"tcgen05 commits land in any order", tcgen05_commits_unordered},
+      {"tcgen05 peer's commit outlives a CTA", tcgen05_peer_commit_outlives_cta},
   };
   for (const auto& t : tests) {
     const int before = g_failures;

@@ -10,7 +10,10 @@ Every kernel function in the binaries must match at least one rule of RULES
 in the kernel's instructions (each a regular expression searched line by
 line: at least one line matches) and forbids others (no line matches). Every
 checked kernel must have no stack frame and no local memory (spills go to
-local memory), as `cuobjdump -res-usage` reports. A rule whose `count` is set
+local memory), as `cuobjdump -res-usage` reports; a rule with `static_smem`
+set also bounds the kernels' static shared memory (SHARED) by
+kStaticSmemAllowance of src/kernels/common/smem_budget.h, which the kernel's
+shared-memory budget counts on. A rule whose `count` is set
 must match exactly that many kernels; an `optional` rule is skipped when no
 kernel matches it (a family that is not built yet); any other rule must match
 at least one.
@@ -85,6 +88,18 @@ class Rule:
     forbid: list = field(default_factory=list)
     count: Optional[int] = None  # exact number of matching kernels
     optional: bool = False
+    static_smem: bool = False  # SHARED <= kStaticSmemAllowance
+
+
+def static_smem_allowance():
+    """kStaticSmemAllowance from src/kernels/common/smem_budget.h."""
+    header = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src",
+                          "kernels", "common", "smem_budget.h")
+    with open(header) as f:
+        m = re.search(r"kStaticSmemAllowance = (\d+);", f.read())
+    if m is None:
+        sys.exit(f"check_sass: no kStaticSmemAllowance in {header}")
+    return int(m.group(1))
 
 
 RULES = [
@@ -171,6 +186,7 @@ RULES = [
         ],
         forbid=LOCAL_MEMORY + [r"^UTCHMMA\s", r"^HGMMA\b", r"^HMMA\b"],
         optional=True,
+        static_smem=True,
     ),
     # The copy of an operand TMA cannot address into 16-byte rows
     # (src/kernels/common/pack.cu), built for sm_90, sm_100 and sm_103: one
@@ -226,7 +242,7 @@ ARCH = re.compile(r"^\s*(?:code for|arch =) (sm_\w+)")
 FUNCTION = re.compile(r"^\s*Function\s*:\s*(\S+)")
 INSTRUCTION = re.compile(r"^\s*/\*[0-9a-f]{4,}\*/\s+(.*?)\s*;")
 RESOURCES = re.compile(r"^\s*Function (\S+):\s*$")
-USAGE = re.compile(r"\b(REG|STACK|LOCAL):(\d+)")
+USAGE = re.compile(r"\b(REG|STACK|LOCAL|SHARED):(\d+)")
 
 
 def parse_sass(text):
@@ -275,6 +291,7 @@ def check(binaries):
         return f"{names[key[2]]} ({key[1]}, {key[0]})"
 
     failures = []
+    allowance = static_smem_allowance()
     checked_by = {key: [] for key in kernels}
     for rule in RULES:
         selected = [key for key in kernels if re.search(rule.kernels, names[key[2]])]
@@ -289,6 +306,10 @@ def check(binaries):
         for key in selected:
             checked_by[key].append(rule.name)
             code = kernels[key]
+            shared = usage.get(key, {}).get("SHARED")
+            if rule.static_smem and (shared is None or shared > allowance):
+                found.append(f"{label(key)}: static shared memory {shared} bytes, more than "
+                             f"kStaticSmemAllowance = {allowance} ({rule.name})")
             for pattern in rule.require:
                 if not any(re.search(pattern, ins) for ins in code):
                     found.append(f"{label(key)}: no instruction matches {pattern!r} ({rule.name})")

@@ -25,6 +25,15 @@ struct ScalarArg {
 enum class EpilogueActivation : uint8_t { kNone, kRelu, kGelu };
 enum class EpilogueBiasType : uint8_t { kF32, kF16, kBF16 };
 
+// Where a kernel whose barrier protocol failed a bounded wait reports it: it
+// stores `tag` (non-zero, naming the call that launched it) in *word, a
+// host-mapped word the host reads without synchronising. word NULL: the
+// family does not report.
+struct ErrorFlag {
+  uint32_t* word;
+  uint32_t tag;
+};
+
 // An operand's tensor map (boxes as the family's config says).
 struct OperandMap {
   CUtensorMap map;
@@ -59,9 +68,20 @@ struct GemmParams {
   EpilogueBiasType bias_type;
   const void* bias;     // NULL: no bias
   int64_t bias_stride;  // elements between the bias vectors of a batch
-  // Set (to 1) by a kernel whose barrier protocol failed a bounded wait; the
-  // host reads it to stop using the family. NULL: the family does not report.
-  uint32_t* error_flag;
+  ErrorFlag error_flag;
+  // How long a bounded wait may poll before it gives up (wait_budget_ns).
+  uint64_t wait_budget_ns;
 };
+
+// A bounded wait's budget: the base (BWGEMM_WAIT_TIMEOUT_MS, env_config.h)
+// plus kWaitPerKBlockNs per k block of 64, since one wait may span a whole
+// tile's mainloop (a 256 x 256 x 64 block takes well under 1 us on a CTA
+// pair), so that a long k is never taken for a hang.
+constexpr uint64_t kWaitPerKBlockNs = 10000;
+
+inline uint64_t wait_budget_ns(uint32_t base_ms, int64_t depth) {
+  const uint64_t k_blocks = depth > 0 ? uint64_t(depth + 63) / 64 : 0;
+  return uint64_t(base_ms) * 1000000 + k_blocks * kWaitPerKBlockNs;
+}
 
 }  // namespace bwgemm

@@ -3,6 +3,7 @@
 
 #include <atomic>
 
+#include "core/env_config.h"
 #include "core/log.h"
 
 namespace bwgemm {
@@ -16,7 +17,7 @@ std::atomic<bool> g_launch_failure_warned{false};
 }  // namespace
 
 bwgemmReason_t build_launch(const VariantCatalog& catalog, const GemmProblem& p, int config,
-                            uint32_t* error_flag, const KernelVariant** variant,
+                            ErrorFlag error_flag, const KernelVariant** variant,
                             GemmParams* params) {
   const KernelView view = to_kernel_view(p);
   if (!plan_loads(view).supported) return BWGEMM_REASON_UNSUPPORTED_LAYOUT;
@@ -29,11 +30,12 @@ bwgemmReason_t build_launch(const VariantCatalog& catalog, const GemmProblem& p,
     return BWGEMM_REASON_LAUNCH_FAILED;
   }
   params->error_flag = error_flag;
+  params->wait_budget_ns = wait_budget_ns(env_config().wait_timeout_ms, view.depth);
   return BWGEMM_REASON_KERNEL_SELECTED;
 }
 
 LaunchResult launch_gemm(const VariantCatalog& catalog, const GemmProblem& p,
-                         const DeviceCaps& caps, int config, uint32_t* error_flag) {
+                         const DeviceCaps& caps, int config, ErrorFlag error_flag) {
   const KernelVariant* variant = nullptr;
   GemmParams params;
   const bwgemmReason_t reason = build_launch(catalog, p, config, error_flag, &variant, &params);

@@ -26,13 +26,13 @@ struct VariantCatalog {
 // LAUNCH_FAILED, with a warning, when the driver rejects a TMA map). Exposed
 // so that bwgemm-bench can build a launch ahead of time.
 bwgemmReason_t build_launch(const VariantCatalog& catalog, const GemmProblem& p, int config,
-                            uint32_t* error_flag, const KernelVariant** variant,
+                            ErrorFlag error_flag, const KernelVariant** variant,
                             GemmParams* params);
 
 // kEnqueued; kForward with UNSUPPORTED_LAYOUT when no load plan takes the
 // operands' layout (launch_params.h), or with LAUNCH_FAILED (and a warning)
 // when the driver rejects a TMA map or the launch. Nothing is enqueued then.
 LaunchResult launch_gemm(const VariantCatalog& catalog, const GemmProblem& p,
-                         const DeviceCaps& caps, int config, uint32_t* error_flag);
+                         const DeviceCaps& caps, int config, ErrorFlag error_flag);
 
 }  // namespace bwgemm

@@ -9,7 +9,14 @@
 namespace bwgemm {
 namespace {
 
-std::atomic<int> g_max_clusters[kMaxDevices][kMaxKernelVariants];
+// Per device and variant: the co-resident cluster count, valid in the
+// context it was found in (the function's shared-memory attribute is set
+// there too; a device reset makes a new context without it).
+struct ClusterCount {
+  std::atomic<uint64_t> context{0};
+  std::atomic<int> clusters{0};
+};
+ClusterCount g_max_clusters[kMaxDevices][kMaxKernelVariants];
 
 // attrs: room for the cluster dimension and, with `programmatic`, the
 // programmatic stream serialization that lets the grid start while the
@@ -32,12 +39,10 @@ cudaLaunchConfig_t launch_config(const KernelVariant& v, unsigned clusters, bool
 }
 
 int max_active_clusters(const KernelVariant& v, const DeviceCaps& caps) {
-  std::atomic<int>* slot =
-      caps.device < kMaxDevices ? &g_max_clusters[caps.device][v.index] : nullptr;
-  if (slot != nullptr) {
-    const int cached = slot->load(std::memory_order_relaxed);
-    if (cached > 0) return cached;
-  }
+  ClusterCount* slot = caps.device < kMaxDevices ? &g_max_clusters[caps.device][v.index] : nullptr;
+  const uint64_t context = current_context_id();
+  if (slot != nullptr && context != 0 && slot->context.load(std::memory_order_acquire) == context)
+    return slot->clusters.load(std::memory_order_relaxed);
   const void* entry = reinterpret_cast<const void*>(v.kernel);
   if (cudaFuncSetAttribute(entry, cudaFuncAttributeMaxDynamicSharedMemorySize, int(v.smem_bytes)) !=
       cudaSuccess)
@@ -46,7 +51,10 @@ int max_active_clusters(const KernelVariant& v, const DeviceCaps& caps) {
   const cudaLaunchConfig_t config = launch_config(v, unsigned(caps.sm_count), false, attrs);
   int clusters = 0;
   if (cudaOccupancyMaxActiveClusters(&clusters, entry, &config) != cudaSuccess) return 0;
-  if (slot != nullptr) slot->store(clusters, std::memory_order_relaxed);
+  if (slot != nullptr && clusters > 0) {
+    slot->clusters.store(clusters, std::memory_order_relaxed);
+    slot->context.store(context, std::memory_order_release);
+  }
   return clusters;
 }
 

@@ -133,17 +133,23 @@ BWGEMM_DEVICE void mbarrier_wait(Mbarrier* bar, uint32_t parity) {
   }
 }
 
-// Like mbarrier_wait, but gives up (false) after about a second of polling,
-// so that a barrier-protocol failure cannot hang the application.
-BWGEMM_DEVICE bool mbarrier_wait_bounded(Mbarrier* bar, uint32_t parity) {
+// Like mbarrier_wait, but gives up (false) once `budget_ns` nanoseconds of
+// the GPU's clock have passed, so that a barrier-protocol failure cannot
+// hang the application. Timed by the clock, not by a count of polls: each
+// try_wait may suspend the thread for a hardware-defined time (2^22 polls
+// took 16.5 s on an H200).
+BWGEMM_DEVICE bool mbarrier_wait_bounded(Mbarrier* bar, uint32_t parity, uint64_t budget_ns) {
 #if defined(BWGEMM_EMU)
   // The emulator has no time: it times the wait out when nothing could
   // ever complete the phase (docs/emulation.md).
+  (void)budget_ns;
   return emu::mbarrier_wait_bounded(bar, parity);
 #else
-  for (uint32_t spins = 0; spins < (1u << 22); ++spins)
-    if (mbarrier_try_wait(bar, parity)) return true;
-  return false;
+  if (mbarrier_try_wait(bar, parity)) return true;
+  const uint64_t start = global_timer_ns();
+  while (!mbarrier_try_wait(bar, parity))
+    if (global_timer_ns() - start > budget_ns) return false;
+  return true;
 #endif
 }
 

@@ -68,6 +68,14 @@ BWGEMM_DEVICE T* cluster_peer_pointer(T* p, uint32_t cta_rank) {
   return reinterpret_cast<T*>(out);
 }
 
+// %globaltimer: the GPU's clock in nanoseconds, whatever the SM clock (the
+// emulator has no time: its bounded waits time out otherwise).
+BWGEMM_DEVICE uint64_t global_timer_ns() {
+  uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
 #endif
 
 }  // namespace bwgemm::ptx

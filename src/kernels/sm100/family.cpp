@@ -12,7 +12,7 @@ extern const VariantCatalog kCatalog = {"sm100", select_variant, tile_shape};
 namespace {
 
 LaunchResult launch(const GemmProblem& p, const DeviceCaps& caps, int config,
-                    uint32_t* error_flag) {
+                    ErrorFlag error_flag) {
   return launch_gemm(kCatalog, p, caps, config, error_flag);
 }
 

@@ -81,8 +81,9 @@ constexpr uint16_t kBothCtas = 0b11;
 // Waits for the phase of `parity`. A phase that never completes (a protocol
 // failure) is recorded for the host and the caller leaves its role.
 BWGEMM_DEVICE bool wait_or_fail(ptx::Mbarrier* bar, uint32_t parity, const GemmParams& p) {
-  if (ptx::mbarrier_wait_bounded(bar, parity)) return true;
-  if (p.error_flag != nullptr) *static_cast<volatile uint32_t*>(p.error_flag) = 1;
+  if (ptx::mbarrier_wait_bounded(bar, parity, p.wait_budget_ns)) return true;
+  if (p.error_flag.word != nullptr)
+    *static_cast<volatile uint32_t*>(p.error_flag.word) = p.error_flag.tag;
   return false;
 }
 
@@ -113,6 +114,14 @@ BWGEMM_DEVICE void produce(const GemmParams& p, const SharedStorage<Cfg>& smem, 
           });
       ring.advance();
     }
+  }
+  // The producer's tail: the MMA thread's commits release the last stages
+  // filled into both CTAs (multicast), and one may still be on its way to
+  // this CTA's empty[]. Observing the release of each of the last kStages
+  // fills (a stage never filled passes at once) means none is.
+  for (int s = 0; s < Cfg::kStages; ++s) {
+    if (!wait_or_fail(smem.empty(ring.stage), ring.phase ^ 1, p)) return;
+    ring.advance();
   }
 }
 
@@ -149,6 +158,13 @@ BWGEMM_DEVICE void issue_mma(const GemmParams& p, const SharedStorage<Cfg>& smem
       ring.advance();
     }
     ptx::umma_commit_2cta(smem.tmem_full(acc_ring.stage), kBothCtas);
+    acc_ring.advance();
+  }
+  // One more round: both CTAs' epilogues have released every accumulator, so
+  // they observed the last tmem_full commit and read TMEM for the last time,
+  // and their arrivals on tmem_empty[] have all landed.
+  for (int a = 0; a < Cfg::kAccumulators; ++a) {
+    if (!wait_or_fail(smem.tmem_empty(acc_ring.stage), acc_ring.phase ^ 1, p)) return;
     acc_ring.advance();
   }
 }
@@ -275,8 +291,18 @@ BWGEMM_DEVICE void gemm_kernel_body(const GemmParams& p) {
   } else if (role == Role::Epilogue) {
     drain<Cfg>(p, smem, rank, tmem_base, k_blocks, alpha, beta);
   }
-  // TMEM is freed only when both CTAs are done with it, and no CTA leaves
-  // while its peer may still signal it (PTX ISA 9.7.16.7.1 dealloc example).
+  // Teardown, in this order (as CUTLASS and DeepGEMM do it):
+  //  1. each CTA's producer has observed the release of every stage it
+  //     filled: no multicast commit targets its empty[] any more, and its
+  //     TMA loads have landed (the MMAs that released them read them);
+  //  2. each CTA's epilogue has observed the last tmem_full commit and its
+  //     TMA stores have completed;
+  //  3. the MMA thread (even CTA) has observed both epilogues release both
+  //     accumulators: TMEM is read no more and no arrival is on its way;
+  //  4. cluster barrier: neither CTA passes before both finished 1-3;
+  //  5. the allocating warps of both CTAs free TMEM together;
+  //  6. both CTAs exit; nothing targets either CTA any more.
+  // (PTX ISA 9.7.16.7.1 dealloc example: barrier, dealloc, exit.)
   ptx::tcgen05_fence_before_sync();
   ptx::cluster_sync();
   if (role == Role::TmemAllocator) ptx::tmem_dealloc_2cta(tmem_base, Cfg::kTmemColumns);

@@ -7,6 +7,8 @@
 //                                runs a GEMM on the kernel
 //   reliability_check devices    handle on device 0 used with device 1 current; a handle
 //                                per device from two threads (exit 77 with one GPU)
+//   reliability_check reset      a GEMM whose A and B go through the workspace, before and
+//                                after cudaDeviceReset
 #include <bwgemm/bwgemm.h>
 #include <cublas_v2.h>
 #include <cuda_fp16.h>
@@ -283,6 +285,29 @@ int run_devices() {
   return g_failures == 0 ? 0 : 1;
 }
 
+// Rows of 250 fp16 elements (500 bytes) TMA cannot address: A and B are
+// packed into the legacy stream's workspace. After cudaDeviceReset (which
+// frees it with everything else of the context) the same call must not touch
+// the old workspace or launch state (the defect: a stale workspace pointer).
+int run_reset() {
+  skip_unless_gpus(1);
+  for (int round = 0; round < 2; ++round) {
+    cublasHandle_t h;
+    if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) return 1;
+    {
+      const Operands o(250);
+      expect(gemm(cublasGemmEx, h, o, o.a, o.b, o.c, &kOne, &kZero) == CUBLAS_STATUS_SUCCESS,
+             round == 0 ? "GEMM before the reset" : "GEMM after the reset");
+      expect(last_ran_the_kernel(), "the kernel ran");
+      expect(cudaDeviceSynchronize() == cudaSuccess && o.c_holds(250.0f), "the result is right");
+    }
+    cublasDestroy(h);
+    if (round == 0) expect(cudaDeviceReset() == cudaSuccess, "cudaDeviceReset");
+  }
+  std::printf("reset: %d failures\n", g_failures);
+  return g_failures == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -292,6 +317,7 @@ int main(int argc, char** argv) {
   if (std::strcmp(mode, "smtarget") == 0) return run_smtarget();
   if (std::strcmp(mode, "fork") == 0) return run_fork();
   if (std::strcmp(mode, "devices") == 0) return run_devices();
-  std::printf("usage: reliability_check null|smtarget|fork|devices\n");
+  if (std::strcmp(mode, "reset") == 0) return run_reset();
+  std::printf("usage: reliability_check null|smtarget|fork|devices|reset\n");
   return 2;
 }

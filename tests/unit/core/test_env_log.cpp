@@ -34,7 +34,6 @@ int set_up(void** state) {
   mock_cublas().reset();
   bwgemm::device_caps_reset();
   bwgemm::decision_log_reset();
-  bwgemm::path_switch_reset();
   bwgemmSetThreadPolicy(BWGEMM_POLICY_AUTO);
   test::clear_bwgemm_environment();
   setenv("BWGEMM_CUBLAS_LIBRARY", mock_cublas_path(), 1);
@@ -254,6 +253,25 @@ void log_lines_name_the_function_as_called(void** state) {
     }
 }
 
+// ---- BWGEMM_WAIT_TIMEOUT_MS -------------------------------------------------------------
+
+// The bounded waits' base budget: 100 ms unset, 1..600000 ms when set; any
+// other value keeps the default with a warning.
+void wait_timeout_default_override_and_bad_values(void** state) {
+  assert_int_equal(bwgemm::env_config().wait_timeout_ms, 100);
+  set_env("BWGEMM_WAIT_TIMEOUT_MS", "30000");
+  assert_int_equal(bwgemm::env_config().wait_timeout_ms, 30000);
+  set_env("BWGEMM_WAIT_TIMEOUT_MS", "1");
+  assert_int_equal(bwgemm::env_config().wait_timeout_ms, 1);
+  for (const char* bad : {"0", "-5", "600001", "10ms", "abc", "99999999999999999999"}) {
+    set_env("BWGEMM_WAIT_TIMEOUT_MS", bad);
+    assert_int_equal(bwgemm::env_config().wait_timeout_ms, 100);
+  }
+  assert_int_equal(test::count_lines_with(log_text(state),
+                                          {"warning: ", "BWGEMM_WAIT_TIMEOUT_MS=", "1 to 600000"}),
+                   6);
+}
+
 // ---- BWGEMM_SM90 / BWGEMM_SM100 -------------------------------------------------------
 
 void assert_family_disabled(const GemmCall& c) {
@@ -292,18 +310,6 @@ void other_values_leave_the_paths_on(void**) {
   set_env("BWGEMM_SM100", "1");
   assert_launched(candidate());
   fake::family(0).path = BWGEMM_PATH_SM100;
-  assert_launched(candidate());
-}
-
-// ---- paths switched off at run time -------------------------------------------------
-
-void disable_path_switches_a_family_off_with_one_warning(void** state) {
-  bwgemm::disable_path(BWGEMM_PATH_SM90, "self-check mismatch");
-  bwgemm::disable_path(BWGEMM_PATH_SM90, "self-check mismatch");
-  assert_family_disabled(candidate());
-  assert_int_equal(
-      test::count_lines_with(log_text(state), {"bwgemm: warning: ", "self-check mismatch"}), 1);
-  bwgemm::path_switch_reset();
   assert_launched(candidate());
 }
 
@@ -393,11 +399,11 @@ int main() {
       TEST(log_lines_name_the_entry_point_and_the_path),
       TEST(log_lines_name_the_device),
       TEST(log_lines_name_the_function_as_called),
+      TEST(wait_timeout_default_override_and_bad_values),
       TEST(sm90_off_switches_the_sm90_family_off),
       TEST(sm100_off_switches_the_sm100_family_off),
       TEST(off_switches_ignore_case_and_accept_false),
       TEST(other_values_leave_the_paths_on),
-      TEST(disable_path_switches_a_family_off_with_one_warning),
       TEST(failed_launch_is_forwarded_without_a_second_warning),
       TEST(pending_self_check_is_forwarded_quietly),
       TEST(guard_decisions_map_to_statuses),

@@ -51,6 +51,7 @@ void secure_process_honours_only_log_and_disable(void** state) {
   setenv("BWGEMM_SM90", "off", 1);
   setenv("BWGEMM_LOG", "2", 1);
   setenv("BWGEMM_DISABLE", "1", 1);
+  setenv("BWGEMM_WAIT_TIMEOUT_MS", "600000", 1);
   bwgemm::set_secure_execution_probe(secure);
   const std::string err = reload_and_capture_stderr();
 
@@ -61,12 +62,13 @@ void secure_process_honours_only_log_and_disable(void** state) {
   assert_false(env.sm90_off);
   assert_int_equal(env.log_level, 2);
   assert_true(env.disable);
+  assert_int_equal(env.wait_timeout_ms, bwgemm::kDefaultWaitTimeoutMs);
   assert_int_not_equal(access(log.c_str(), F_OK), 0);
   // One notice naming what was ignored.
   assert_int_equal(test::count_lines_with(err, {"bwgemm: ", "setuid"}), 1);
-  assert_int_equal(
-      test::count_lines_with(err, {"BWGEMM_LOG_FILE", "BWGEMM_CUBLAS_LIBRARY", "BWGEMM_POLICY"}),
-      1);
+  assert_int_equal(test::count_lines_with(err, {"BWGEMM_LOG_FILE", "BWGEMM_CUBLAS_LIBRARY",
+                                                "BWGEMM_POLICY", "BWGEMM_WAIT_TIMEOUT_MS"}),
+                   1);
 }
 
 void ordinary_process_honours_every_variable(void** state) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "dispatch/self_check.h"
 #include "support/cmocka_cxx.h"
@@ -83,6 +84,32 @@ void self_check_fails_on_a_mismatch_a_nan_or_a_failed_run(void**) {
   }
 }
 
+// The index pattern: the product of its operands is the pattern; a result
+// with a 16 x 16 block moved names where the block's values belong.
+void index_pattern_names_a_misplaced_tile(void**) {
+  const SelfCheckCase c = bwgemm::index_pattern_case();
+  std::vector<float> out(size_t(c.m) * c.n);
+  for (int j = 0; j < c.n; ++j)
+    for (int i = 0; i < c.m; ++i) {
+      double sum = 0;
+      for (int kk = 0; kk < c.k; ++kk)
+        sum += double(bwgemm::index_pattern_a(i, kk)) * bwgemm::index_pattern_b(kk, j);
+      out[i + size_t(j) * c.m] = float(sum);
+    }
+  std::string failure;
+  assert_true(bwgemm::check_index_pattern(out.data(), &failure));
+  // Rows 256..271 x columns 0..15 hold rows 0..15's values.
+  for (int j = 0; j < 16; ++j)
+    for (int i = 0; i < 16; ++i) out[256 + i + size_t(j) * c.m] = out[i + size_t(j) * c.m];
+  assert_false(bwgemm::check_index_pattern(out.data(), &failure));
+  assert_string_equal(failure.c_str(),
+                      "index pattern: element (256, 0) holds the value of element (0, 0): a tile "
+                      "or fragment out of place");
+  out[256] = -1.5f;
+  assert_false(bwgemm::check_index_pattern(out.data(), &failure));
+  assert_string_equal(failure.c_str(), "index pattern: element (256, 0) is -1.5, not 256");
+}
+
 }  // namespace
 
 int main() {
@@ -90,6 +117,7 @@ int main() {
       cmocka_unit_test(self_check_covers_every_op_and_type),
       cmocka_unit_test(self_check_passes_a_matching_kernel),
       cmocka_unit_test(self_check_fails_on_a_mismatch_a_nan_or_a_failed_run),
+      cmocka_unit_test(index_pattern_names_a_misplaced_tile),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

@@ -26,10 +26,10 @@ int guard_calls() { return g_calls; }
 
 namespace bwgemm {
 
-GuardDecision guard_launch(const KernelFamily&, const DeviceCaps&, cudaStream_t,
-                           uint32_t** error_flag) {
+GuardDecision guard_launch(const KernelFamily&, const DeviceCaps&, const GemmProblem&,
+                           ErrorFlag* error_flag) {
   ++fake::g_calls;
-  if (fake::g_decision == GuardDecision::kLaunch) *error_flag = &fake::g_flag;
+  if (fake::g_decision == GuardDecision::kLaunch) *error_flag = {&fake::g_flag, 1};
   return fake::g_decision;
 }
 

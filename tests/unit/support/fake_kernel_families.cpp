@@ -45,12 +45,12 @@ const char* name_of_config(int config) {
 
 template <int I>
 bwgemm::LaunchResult launch(const bwgemm::GemmProblem& p, const bwgemm::DeviceCaps& caps,
-                            int config, uint32_t* error_flag) {
+                            int config, bwgemm::ErrorFlag error_flag) {
   ++g_record[I].launch_calls;
   g_record[I].last_problem = p;
   g_record[I].last_caps = caps;
   g_record[I].last_config = config;
-  g_record[I].last_error_flag = error_flag;
+  g_record[I].last_error_flag = error_flag.word;
   return g_behavior[I].launch_result;
 }
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "support/mock_cuda_runtime.h"
 
+#include <cuda.h>
 #include <cuda_runtime_api.h>
 
 #include <atomic>
+#include <string>
 #include <utility>
 
 namespace mock_cuda {
@@ -22,6 +24,7 @@ int g_stream_count = 0;
 cudaStreamCaptureStatus g_capture = cudaStreamCaptureStatusNone;
 std::atomic<int> g_device_queries_during_capture{0};
 std::atomic<int> g_stream_device_queries{0};
+unsigned long long g_context_id = 1;
 
 }  // namespace
 
@@ -35,7 +38,10 @@ void reset() {
   g_capture = cudaStreamCaptureStatusNone;
   g_device_queries_during_capture = 0;
   g_stream_device_queries = 0;
+  g_context_id = 1;
 }
+
+void set_context_id(unsigned long long id) { g_context_id = id; }
 
 void set_capture_status(cudaStreamCaptureStatus status) { g_capture = status; }
 int device_queries_during_capture() { return g_device_queries_during_capture.load(); }
@@ -90,4 +96,30 @@ extern "C" cudaError_t cudaStreamGetDevice(cudaStream_t stream, int* device) {
     }
   }
   return cudaErrorInvalidResourceHandle;
+}
+
+namespace {
+
+CUresult ctx_get_current(CUcontext* context) {
+  *context = mock_cuda::g_context_id != 0 ? reinterpret_cast<CUcontext>(&mock_cuda::g_context_id)
+                                          : nullptr;
+  return CUDA_SUCCESS;
+}
+
+CUresult ctx_get_id(CUcontext, unsigned long long* id) {
+  *id = mock_cuda::g_context_id;
+  return CUDA_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" cudaError_t cudaGetDriverEntryPointByVersion(const char* symbol, void** function,
+                                                        unsigned int, unsigned long long,
+                                                        cudaDriverEntryPointQueryResult* status) {
+  const std::string name = symbol;
+  *function = name == "cuCtxGetCurrent" ? reinterpret_cast<void*>(ctx_get_current)
+              : name == "cuCtxGetId"    ? reinterpret_cast<void*>(ctx_get_id)
+                                        : nullptr;
+  *status = *function != nullptr ? cudaDriverEntryPointSuccess : cudaDriverEntryPointSymbolNotFound;
+  return cudaSuccess;
 }

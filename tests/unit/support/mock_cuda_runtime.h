@@ -37,5 +37,8 @@ int device_queries_during_capture();
 int stream_device_query_count();
 // cudaDeviceGetAttribute calls since reset(), from all threads.
 int attribute_query_count();
+// The id cuCtxGetId (through cudaGetDriverEntryPointByVersion) reports for
+// the current context; 0: no current context (default 1).
+void set_context_id(unsigned long long id);
 
 }  // namespace mock_cuda

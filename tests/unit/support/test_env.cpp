@@ -30,7 +30,8 @@ std::string temp_pattern() {
 void clear_bwgemm_environment() {
   for (const char* name :
        {"BWGEMM_DISABLE", "BWGEMM_LOG", "BWGEMM_LOG_FILE", "BWGEMM_SM90", "BWGEMM_SM100",
-        "BWGEMM_CUBLAS_LIBRARY", "BWGEMM_CUBLASLT_LIBRARY", "BWGEMM_POLICY"})
+        "BWGEMM_CUBLAS_LIBRARY", "BWGEMM_CUBLASLT_LIBRARY", "BWGEMM_POLICY",
+        "BWGEMM_WAIT_TIMEOUT_MS"})
     unsetenv(name);
 }
 

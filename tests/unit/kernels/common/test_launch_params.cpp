@@ -631,16 +631,20 @@ void launch_gemm_enqueues_or_forwards_with_a_warning(void**) {
     g_encoded.clear();
     g_fail_call = -1;
     g_launch_error = cudaSuccess;
-    bwgemm::LaunchResult r = bwgemm::launch_gemm(catalog, p, caps, 0, &flag);
+    bwgemm::LaunchResult r = bwgemm::launch_gemm(catalog, p, caps, 0, {&flag, 7});
     assert_int_equal(int(r.status), int(bwgemm::LaunchStatus::kEnqueued));
     const KernelView v = bwgemm::to_kernel_view(p);
     assert_ptr_equal(g_launched_variant, bwgemm::sm90::select_variant(0, bwgemm::variant_key(v)));
-    assert_ptr_equal(g_launched_params.error_flag, &flag);
+    assert_ptr_equal(g_launched_params.error_flag.word, &flag);
+    assert_int_equal(g_launched_params.error_flag.tag, 7);
+    // The bounded waits' budget: 100 ms (BWGEMM_WAIT_TIMEOUT_MS unset) plus
+    // 10 us per k block of 64.
+    assert_int_equal(g_launched_params.wait_budget_ns, 100000000 + (v.depth + 63) / 64 * 10000);
     const GemmParams expected = bwgemm::launch_params_without_maps(v, shape_for(t.out_dtype));
     assert_int_equal(g_launched_params.scheduler.tile_count(), expected.scheduler.tile_count());
 
     g_launch_error = cudaErrorLaunchOutOfResources;
-    r = bwgemm::launch_gemm(catalog, p, caps, 0, &flag);
+    r = bwgemm::launch_gemm(catalog, p, caps, 0, {&flag, 7});
     assert_int_equal(int(r.status), int(bwgemm::LaunchStatus::kForward));
     assert_int_equal(r.reason, BWGEMM_REASON_LAUNCH_FAILED);
 
@@ -648,9 +652,20 @@ void launch_gemm_enqueues_or_forwards_with_a_warning(void**) {
     g_launched_variant = nullptr;
     g_encoded.clear();
     g_fail_call = 0;
-    r = bwgemm::launch_gemm(catalog, p, caps, 0, &flag);
+    r = bwgemm::launch_gemm(catalog, p, caps, 0, {&flag, 7});
     assert_int_equal(int(r.status), int(bwgemm::LaunchStatus::kForward));
     assert_null(g_launched_variant);
+    g_fail_call = -1;
+
+    // BWGEMM_WAIT_TIMEOUT_MS replaces the base.
+    setenv("BWGEMM_WAIT_TIMEOUT_MS", "2500", 1);
+    bwgemm::env_config_reload();
+    r = bwgemm::launch_gemm(catalog, p, caps, 0, {&flag, 7});
+    assert_int_equal(int(r.status), int(bwgemm::LaunchStatus::kEnqueued));
+    assert_int_equal(g_launched_params.wait_budget_ns,
+                     uint64_t(2500) * 1000000 + (v.depth + 63) / 64 * 10000);
+    unsetenv("BWGEMM_WAIT_TIMEOUT_MS");
+    bwgemm::env_config_reload();
   });
   unsetenv("BWGEMM_LOG_FILE");
   bwgemm::env_config_reload();
@@ -687,7 +702,7 @@ void launch_gemm_passes_the_sm_count_target(void**) {
     for (int target : {0, 16, 131}) {
       GemmProblem p = problem;
       p.sm_count_target = target;
-      const bwgemm::LaunchResult r = bwgemm::launch_gemm(catalog, p, caps, 0, &flag);
+      const bwgemm::LaunchResult r = bwgemm::launch_gemm(catalog, p, caps, 0, {&flag, 7});
       assert_int_equal(int(r.status), int(bwgemm::LaunchStatus::kEnqueued));
       assert_int_equal(g_launched_sm_count_target, target);
     }

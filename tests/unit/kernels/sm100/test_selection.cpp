@@ -35,7 +35,7 @@ GemmProblem problem(DType ab, DType out) {
   return p;
 }
 
-LaunchResult no_launch(const GemmProblem&, const DeviceCaps&, int, uint32_t*) {
+LaunchResult no_launch(const GemmProblem&, const DeviceCaps&, int, bwgemm::ErrorFlag) {
   return {LaunchStatus::kForward, BWGEMM_REASON_LAUNCH_FAILED};
 }
 

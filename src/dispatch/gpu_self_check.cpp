@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+#include "dispatch/gpu_self_check.h"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <cstring>
+#include <vector>
+
+#include "core/names.h"
+#include "dispatch/self_check.h"
+#include "forward/real_call_scope.h"
+#include "forward/real_cublas.h"
+
+namespace bwgemm {
+namespace {
+
+int64_t round_up8(int64_t v) { return (v + 7) / 8 * 8; }
+
+// Runs the self-check cases on the GPU: device buffers with small integers
+// (exact in every type), the family's kernel, and the real cuBLAS.
+class GpuBackend {
+ public:
+  GpuBackend(const KernelFamily& family, const DeviceCaps& caps, ErrorFlag flag,
+             const volatile uint32_t* host_flag)
+      : family_(family), caps_(caps), flag_(flag), host_flag_(host_flag) {}
+
+  // The index-pattern case's operands instead of the small integers.
+  void use_index_pattern() { index_pattern_ = true; }
+
+  ~GpuBackend() {
+    if (handle_ != nullptr) real_cublas()->destroy(handle_);
+    if (stream_ != nullptr) cudaStreamDestroy(stream_);
+    for (void* p : allocations_) cudaFree(p);
+  }
+
+  bool init() {
+    const RealCublas* real = real_cublas();
+    if (real == nullptr || real->create == nullptr || real->destroy == nullptr ||
+        real->set_stream == nullptr)
+      return false;
+    return cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking) == cudaSuccess &&
+           real->create(&handle_) == CUBLAS_STATUS_SUCCESS &&
+           real->set_stream(handle_, stream_) == CUBLAS_STATUS_SUCCESS;
+  }
+
+  static bool run_kernel(void* self, const SelfCheckCase& c, float* out) {
+    return static_cast<GpuBackend*>(self)->run(c, out, false);
+  }
+  static bool run_reference(void* self, const SelfCheckCase& c, float* out) {
+    return static_cast<GpuBackend*>(self)->run(c, out, true);
+  }
+
+ private:
+  void* device_copy(const std::vector<uint16_t>& values) {
+    void* p = nullptr;
+    if (cudaMalloc(&p, values.size() * sizeof(uint16_t)) != cudaSuccess) return nullptr;
+    allocations_.push_back(p);
+    if (cudaMemcpy(p, values.data(), values.size() * sizeof(uint16_t), cudaMemcpyHostToDevice) !=
+        cudaSuccess)
+      return nullptr;
+    return p;
+  }
+
+  static uint16_t encode(DType t, float v) {
+    uint16_t bits;
+    if (t == DType::F16) {
+      const __half h = __float2half_rn(v);
+      std::memcpy(&bits, &h, 2);
+    } else {
+      const __nv_bfloat16 b = __float2bfloat16_rn(v);
+      std::memcpy(&bits, &b, 2);
+    }
+    return bits;
+  }
+
+  static float decode(DType t, const void* p, size_t i) {
+    if (t == DType::F32) return static_cast<const float*>(p)[i];
+    if (t == DType::F16) return __half2float(static_cast<const __half*>(p)[i]);
+    return __bfloat162float(static_cast<const __nv_bfloat16*>(p)[i]);
+  }
+
+  // Operand values in -2..2 from the position: exact in fp16 and bf16, and
+  // every product sum (k <= 264) exact in fp32. Or the index pattern's.
+  std::vector<uint16_t> operand(DType t, int64_t rows, int64_t cols, int64_t ld, int salt) {
+    std::vector<uint16_t> v(size_t(ld * cols), encode(t, 0.0f));
+    for (int64_t j = 0; j < cols; ++j)
+      for (int64_t i = 0; i < rows; ++i)
+        v[size_t(i + j * ld)] =
+            encode(t, index_pattern_ ? (salt == 1 ? index_pattern_a(i, j) : index_pattern_b(i, j))
+                                     : float(int((i * 7 + j * 13 + salt) % 5) - 2));
+    return v;
+  }
+
+  bool run(const SelfCheckCase& c, float* out, bool reference) {
+    const int64_t rows_a = c.trans_a ? c.k : c.m, cols_a = c.trans_a ? c.m : c.k;
+    const int64_t rows_b = c.trans_b ? c.n : c.k, cols_b = c.trans_b ? c.k : c.n;
+    const int64_t lda = round_up8(rows_a), ldb = round_up8(rows_b), ldc = round_up8(c.m);
+    void* a = device_copy(operand(c.ab, rows_a, cols_a, lda, 1));
+    void* b = device_copy(operand(c.ab, rows_b, cols_b, ldb, 2));
+    const size_t c_bytes = size_t(ldc * c.n) * dtype_size(c.out);
+    void* d = nullptr;
+    if (a == nullptr || b == nullptr || cudaMalloc(&d, c_bytes) != cudaSuccess) return false;
+    allocations_.push_back(d);
+    // One description of the case; the reference hands the same fields to
+    // cuBLAS's own cublasGemmEx.
+    GemmProblem p{};
+    p.ab_type = c.ab;
+    p.c_type = c.out;
+    p.trans_a = c.trans_a;
+    p.trans_b = c.trans_b;
+    p.m = c.m;
+    p.n = c.n;
+    p.k = c.k;
+    p.a = a;
+    p.b = b;
+    p.c = p.d = d;
+    p.lda = lda;
+    p.ldb = ldb;
+    p.ldc = p.ldd = ldc;
+    p.batch = 1;
+    p.alpha = {false, 1.0f, nullptr};
+    p.beta = {false, 0.0f, nullptr};
+    p.stream = stream_;
+    bool ok;
+    if (reference) {
+      const cudaDataType ab = p.ab_type == DType::F16 ? CUDA_R_16F : CUDA_R_16BF;
+      const cudaDataType ct = p.c_type == DType::F32 ? CUDA_R_32F : ab;
+      const RealCallScope inside;  // cuBLAS's own cuBLASLt calls pass through
+      ok = real_cublas()->gemm_ex(handle_, p.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N,
+                                  p.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N, int(p.m), int(p.n),
+                                  int(p.k), &p.alpha.value, p.a, ab, int(p.lda), p.b, ab,
+                                  int(p.ldb), &p.beta.value, p.c, ct, int(p.ldc),
+                                  CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT) == CUBLAS_STATUS_SUCCESS;
+    } else {
+      const int config = family_.choose_config(p, caps_, true).config;
+      ok = config >= 0 && family_.launch(p, caps_, config, flag_).status == LaunchStatus::kEnqueued;
+    }
+    std::vector<uint8_t> host(c_bytes);
+    ok = ok && cudaStreamSynchronize(stream_) == cudaSuccess &&
+         cudaMemcpy(host.data(), d, c_bytes, cudaMemcpyDeviceToHost) == cudaSuccess &&
+         *host_flag_ == 0;
+    for (int64_t j = 0; ok && j < c.n; ++j)
+      for (int64_t i = 0; i < c.m; ++i) out[i + j * c.m] = decode(c.out, host.data(), i + j * ldc);
+    return ok;
+  }
+
+  const KernelFamily& family_;
+  DeviceCaps caps_;
+  ErrorFlag flag_;
+  const volatile uint32_t* host_flag_;  // flag_.word as the host reads it
+  bool index_pattern_ = false;
+  cudaStream_t stream_ = nullptr;
+  cublasHandle_t handle_ = nullptr;
+  std::vector<void*> allocations_;
+};
+
+}  // namespace
+
+bool gpu_self_check(const KernelFamily& family, const DeviceCaps& caps, ErrorFlag flag,
+                    const volatile uint32_t* host_flag, std::string* failure) {
+  {
+    GpuBackend gpu(family, caps, flag, host_flag);
+    *failure = "cannot set up a stream and a cuBLAS handle";
+    if (!gpu.init() ||
+        !run_self_check({&gpu, GpuBackend::run_kernel, GpuBackend::run_reference}, failure))
+      return false;
+  }
+  GpuBackend gpu(family, caps, flag, host_flag);
+  gpu.use_index_pattern();
+  const SelfCheckCase c = index_pattern_case();
+  std::vector<float> out(size_t(c.m) * c.n);
+  if (!gpu.init() || !GpuBackend::run_kernel(&gpu, c, out.data())) {
+    *failure = "index pattern: the kernel failed or reported a protocol failure";
+    return false;
+  }
+  return check_index_pattern(out.data(), failure);
+}
+
+}  // namespace bwgemm
