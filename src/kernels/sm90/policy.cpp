@@ -45,15 +45,13 @@ struct Row {
 };
 
 constexpr Row kRows[] = {
-    // Decode from a 16..32 MB weight (4096 x 4096): cuBLAS reaches only
-    // 0.42-0.46x of the copy bandwidth there (17-19 us for 32 MB, DESIGN.md),
-    // a fixed cost the kernel avoids by construction: 64 x 64 tiles split
-    // over K in pairs give 2 rows / 64 CTAs (128 of 132 SMs at 4096 rows),
-    // each streaming its 64-row slice of the weight through a 12-stage ring
-    // (192 KB in flight per SM, past what HBM latency needs), launched as a
-    // programmatic dependent. Not measured yet.
-    {"decode <=64 tokens, weight of 2113..4224 rows, <= 32 MB: 64x64 split-K over 2 CTAs", 64, 2113,
-     4224, 2048, 4096 * 4096, 4},
+    // Decode from a 16..32 MB weight (4096 x 4096): 64 x 64 tiles split over
+    // K in pairs (sm90_64x64x64_12stage_2cta_splitk, 128 of 132 SMs, a
+    // 12-stage ring, launched as a programmatic dependent) measured 0.73x /
+    // 0.80x / 0.88x cuBLAS at n = 1 / 16 / 64 (bf16 TN; fp16 NN n = 16: 0.80x)
+    // on an H200 (bwgemm-bench --shape, docs/perf.md v9): cuBLAS keeps it.
+    {"decode <=64 tokens, weight of 2113..4224 rows, <= 32 MB: cuBLAS measured faster", 64, 2113,
+     4224, 2048, 4096 * 4096, -1},
     // Decode from smaller weights (<= 2112 rows: split over 4 CTAs to cover
     // the SMs, sm90_64x64x64_10stage_4cta_splitk) or larger ones (64 MB and
     // up: sm90_64x64x64_12stage_1cta, or split-K in pairs up to 4224 rows):
