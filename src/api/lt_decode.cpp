@@ -170,8 +170,6 @@ bwgemmReason_t decode_descriptor(const RealCublasLt& lt, cublasLtMatmulDesc_t de
   if (!unimplemented_attributes_at_default(lt, desc)) return BWGEMM_REASON_LT_UNSUPPORTED;
   if (read_desc(lt, desc, CUBLASLT_MATMUL_DESC_SM_COUNT_TARGET, &sm_count))
     out->sm_count_target = sm_count;
-  if (!bias) return BWGEMM_REASON_KERNEL_SELECTED;
-
   const void* bias_pointer = nullptr;
   int32_t bias_type = -1;
   int64_t bias_stride = 0;
@@ -179,11 +177,22 @@ bwgemmReason_t decode_descriptor(const RealCublasLt& lt, cublasLtMatmulDesc_t de
       !read_desc(lt, desc, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bias_type) ||
       !read_desc(lt, desc, CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE, &bias_stride))
     return BWGEMM_REASON_INVALID_ARGUMENT;
+  // cuBLASLt 13.1 refused (INVALID_VALUE) every epilogue without a bias
+  // whose bias pointer, type and batch stride were set (measured on an
+  // H200): any of them set there is cuBLASLt's to answer.
+  if (!bias) {
+    const bool bias_attributes_default =
+        bias_pointer == nullptr && bias_type == -1 && bias_stride == 0;
+    return bias_attributes_default ? BWGEMM_REASON_KERNEL_SELECTED : BWGEMM_REASON_LT_UNSUPPORTED;
+  }
   // A bias epilogue without a bias vector is cuBLASLt's to report.
   if (bias_pointer == nullptr) return BWGEMM_REASON_INVALID_ARGUMENT;
-  // -1: the bias has D's type. bwgemm takes D's type or fp32.
+  // -1: the bias has D's type. bwgemm takes D's type; an fp32 bias with a
+  // 16-bit D was refused by cuBLASLt 13.1 (INVALID_VALUE, measured on an
+  // H200), so it is cuBLASLt's to answer.
   const cudaDataType type = bias_type == -1 ? d_type : static_cast<cudaDataType>(bias_type);
-  if (type != d_type && type != CUDA_R_32F) return BWGEMM_REASON_UNSUPPORTED_TYPES;
+  if (type == CUDA_R_32F && d_type != CUDA_R_32F) return BWGEMM_REASON_LT_UNSUPPORTED;
+  if (type != d_type) return BWGEMM_REASON_UNSUPPORTED_TYPES;
   if (!to_dtype(type, &out->epilogue.bias_type)) return BWGEMM_REASON_UNSUPPORTED_TYPES;
   if (bias_stride < 0) return BWGEMM_REASON_LT_UNSUPPORTED;
   out->epilogue.bias = bias_pointer;
