@@ -267,6 +267,8 @@ int run_devices() {
   std::vector<std::thread> threads;
   for (int d = 0; d < 2; ++d)
     threads.emplace_back([d, &ok] {
+      // The thread policy is per thread: main's does not reach these.
+      bwgemmSetThreadPolicy(BWGEMM_POLICY_FORCE_KERNEL);
       cudaSetDevice(d);
       cublasHandle_t mine;
       if (cublasCreate(&mine) != CUBLAS_STATUS_SUCCESS) return;
