@@ -47,7 +47,7 @@ int config_named(const Family& family, const char* name) {
 bwgemm::Scalar host_scalar(float v) { return {false, v, nullptr}; }
 
 // The problem bwgemm decodes from the bench's bwgemmGemmEx (or
-// StridedBatchedEx) call.
+// StridedBatchedEx) call, or from its cublasLtMatmul with a bias.
 bwgemm::GemmProblem problem_of(const GemmArgs& g) {
   const Shape& s = g.shape;
   const bwgemm::DType type = s.dtype == DType::kF16 ? bwgemm::DType::F16 : bwgemm::DType::BF16;
@@ -71,6 +71,7 @@ bwgemm::GemmProblem problem_of(const GemmArgs& g) {
   p.batch = s.batch;
   p.alpha = host_scalar(g.alpha);
   p.beta = host_scalar(g.beta);
+  p.epilogue = {bwgemm::Activation::None, g.bias, type, 0};
   p.stream = g.stream;
   p.sm_count_target = 0;  // the bench never sets one on its handle
   return p;

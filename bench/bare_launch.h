@@ -17,8 +17,8 @@
 
 namespace bench {
 
-// One call's arguments, as the bench passes them to bwgemmGemmEx (host
-// pointer mode, C of A's type).
+// One call's arguments, as the bench passes them to bwgemmGemmEx or, with a
+// bias, to cublasLtMatmul (host pointer mode, C of A's type, bias of D's type).
 struct GemmArgs {
   const Shape& shape;
   const Layout& layout;
@@ -27,6 +27,7 @@ struct GemmArgs {
   void* c;
   float alpha, beta;
   cudaStream_t stream;
+  const void* bias;  // NULL: no epilogue
 };
 
 class BareLaunch {

@@ -117,6 +117,8 @@ class LtCall {
   LtCall(const LtCall&) = delete;
   LtCall& operator=(const LtCall&) = delete;
 
+  const void* bias() const { return bias_; }
+
   // D = C in place, as PyTorch calls it.
   void run(decltype(&cublasLtMatmul) matmul, cublasLtHandle_t handle, const void* alpha,
            const void* A, const void* B, const void* beta, void* C, void* workspace,
@@ -477,7 +479,8 @@ void Bench::prepare_bare_launch(ShapeResult* r, const Operands& ops) {
   BENCH_CUBLAS(bwgemmGetLastDispatch(&info));
   const float beta = options_.beta_one ? 1.0f : 0.0f;
   bare_ = std::make_unique<BareLaunch>(
-      info, GemmArgs{r->shape, r->layout, ops.a(0), ops.b(0), ops.c(0), 1.0f, beta, stream_});
+      info, GemmArgs{r->shape, r->layout, ops.a(0), ops.b(0), ops.c(0), 1.0f, beta, stream_,
+                     ops.lt() != nullptr ? ops.lt()->bias() : nullptr});
   for (PathResult& p : r->paths)
     if (p.path == Path::kBareLaunch) p.ran = {bare_->description()};
 }

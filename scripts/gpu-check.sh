@@ -15,17 +15,8 @@ steps=("$@")
 [ ${#steps[@]} -eq 0 ] && steps=(all)
 want() { for s in "${steps[@]}"; do [ "$s" = "$1" ] || [ "$s" = all ] && return 0; done; return 1; }
 status=0
-step() {  # step NAME TIMEOUT CMD...: run, log to $results/NAME.log, remember failures
-  local name=$1 limit=$2
-  shift 2
-  echo "== $name"
-  timeout -s KILL "$limit" "$@" >"$results/$name.log" 2>&1
-  local rc=$?
-  tail -n 25 "$results/$name.log"
-  echo "== $name: exit $rc"
-  [ $rc -eq 0 ] || status=1
-  return $rc
-}
+# shellcheck source=step.sh
+. scripts/step.sh
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw \
   --format=csv | tee "$results/gpu.txt"

@@ -33,16 +33,8 @@ lib=$(ls "$build"/libbwgemm.so.0 2>/dev/null) || {
 }
 nvidia-smi --query-gpu=index,name,driver_version --format=csv | tee "$results/multi-gpu.txt"
 status=0
-step() {  # step NAME TIMEOUT CMD...: run, log to $results/NAME.log, remember failures
-  local name=$1 limit=$2
-  shift 2
-  echo "== $name"
-  timeout -s KILL "$limit" "$@" >"$results/$name.log" 2>&1
-  local rc=$?
-  tail -n 15 "$results/$name.log"
-  echo "== $name: exit $rc"
-  [ $rc -eq 0 ] || status=1
-}
+# shellcheck source=step.sh
+. scripts/step.sh
 # Every device in `log` has a decision on the kernel path logged as its own.
 logged_on_every_device() {
   local log=$1 d

@@ -81,7 +81,13 @@ bwgemmReason_t prepare_lt(const LtMatmulArgs& args, RawCall* call, LtDecoded* de
   if (policy.mode == BWGEMM_POLICY_FORCE_CUBLAS) return policy.reason;
   const RealCublasLt* lt = real_cublaslt();
   if (lt == nullptr) return BWGEMM_REASON_HANDLE_QUERY_FAILED;
+  // Only a call a kernel will run pays for the rest of its descriptors, read
+  // after the plan; forced onto the kernel, every call needs them, and they
+  // are read first, so that the log names an unimplemented attribute.
+  const bool kernel_forced = policy.mode == BWGEMM_POLICY_FORCE_KERNEL;
   bwgemmReason_t reason = decode_lt_call(*lt, args, call, decoded);
+  if (reason == BWGEMM_REASON_KERNEL_SELECTED && kernel_forced)
+    reason = decode_lt_kernel_attributes(*lt, args, call->Ctype, decoded);
   if (reason != BWGEMM_REASON_KERNEL_SELECTED) return reason;
   reason = classify_call(*call);
   if (reason != BWGEMM_REASON_KERNEL_SELECTED) return reason;
@@ -89,7 +95,13 @@ bwgemmReason_t prepare_lt(const LtMatmulArgs& args, RawCall* call, LtDecoded* de
   // cuBLASLt takes a NULL C only where beta == 0 means it is not read.
   if (out->problem.c == nullptr && (out->problem.beta.on_device || out->problem.beta.value != 0.0f))
     return BWGEMM_REASON_INVALID_ARGUMENT;
-  return plan_problem(policy, kUnknownHandle, out);
+  reason = plan_problem(policy, kUnknownHandle, out);
+  if (reason == BWGEMM_REASON_KERNEL_SELECTED && !kernel_forced)
+    reason = decode_lt_kernel_attributes(*lt, args, call->Ctype, decoded);
+  if (reason != BWGEMM_REASON_KERNEL_SELECTED) return reason;
+  out->problem.epilogue = decoded->epilogue;
+  out->problem.sm_count_target = decoded->sm_count_target;
+  return check_layout(out->problem);  // the bias's alignment
 }
 
 // Launches a prepared call, or forwards it with `reason`, and records what

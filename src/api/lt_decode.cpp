@@ -78,9 +78,8 @@ bwgemmReason_t read_matrix(const RealCublasLt& lt, cublasLtMatrixLayout_t layout
   uint32_t type = 0;
   int32_t order = 0;
   uint64_t rows = 0, cols = 0;
-  int64_t ld = 0, stride = 0, plane_offset = 0;
+  int64_t ld = 0, stride = 0;
   int32_t batch = 0;
-  uint32_t batch_mode = 0;
   if (!read_layout(lt, layout, CUBLASLT_MATRIX_LAYOUT_TYPE, &type) ||
       !read_layout(lt, layout, CUBLASLT_MATRIX_LAYOUT_ORDER, &order) ||
       !read_layout(lt, layout, CUBLASLT_MATRIX_LAYOUT_ROWS, &rows) ||
@@ -97,13 +96,18 @@ bwgemmReason_t read_matrix(const RealCublasLt& lt, cublasLtMatrixLayout_t layout
           batch,
           stride};
   if (order != CUBLASLT_ORDER_COL) return BWGEMM_REASON_LT_UNSUPPORTED;
-  // Unknown to an older library: the default (interleaved, strided).
-  if (read_layout(lt, layout, CUBLASLT_MATRIX_LAYOUT_PLANE_OFFSET, &plane_offset) &&
-      plane_offset != 0)
-    return BWGEMM_REASON_LT_UNSUPPORTED;
-  if (read_layout(lt, layout, CUBLASLT_MATRIX_LAYOUT_BATCH_MODE, &batch_mode) && batch_mode != 0)
-    return BWGEMM_REASON_LT_UNSUPPORTED;
   return BWGEMM_REASON_KERNEL_SELECTED;
+}
+
+// The layout attributes that only a kernel run needs at their defaults.
+// Unknown to an older library: the default (interleaved, strided).
+bool layout_extras_at_default(const RealCublasLt& lt, cublasLtMatrixLayout_t layout) {
+  int64_t plane_offset = 0;
+  uint32_t batch_mode = 0;
+  return !(read_layout(lt, layout, CUBLASLT_MATRIX_LAYOUT_PLANE_OFFSET, &plane_offset) &&
+           plane_offset != 0) &&
+         !(read_layout(lt, layout, CUBLASLT_MATRIX_LAYOUT_BATCH_MODE, &batch_mode) &&
+           batch_mode != 0);
 }
 
 bool to_activation(uint32_t epilogue, Activation* activation, bool* bias) {
@@ -145,9 +149,9 @@ bool to_dtype(cudaDataType t, DType* out) {
   }
 }
 
-bwgemmReason_t decode_descriptor(const RealCublasLt& lt, cublasLtMatmulDesc_t desc,
-                                 cudaDataType d_type, RawCall* call, LtDecoded* out) {
-  int32_t compute = 0, scale = 0, mode = 0, transa = 0, transb = 0, sm_count = 0;
+bwgemmReason_t decode_descriptor(const RealCublasLt& lt, cublasLtMatmulDesc_t desc, RawCall* call,
+                                 LtDecoded* out) {
+  int32_t compute = 0, scale = 0, mode = 0, transa = 0, transb = 0;
   uint32_t epilogue = 0;
   if (!read_desc(lt, desc, CUBLASLT_MATMUL_DESC_COMPUTE_TYPE, &compute) ||
       !read_desc(lt, desc, CUBLASLT_MATMUL_DESC_SCALE_TYPE, &scale) ||
@@ -164,10 +168,20 @@ bwgemmReason_t decode_descriptor(const RealCublasLt& lt, cublasLtMatmulDesc_t de
   if (mode != CUBLASLT_POINTER_MODE_HOST && mode != CUBLASLT_POINTER_MODE_DEVICE)
     return BWGEMM_REASON_LT_UNSUPPORTED;
   out->pointer_mode = static_cast<cublasPointerMode_t>(mode);
-  bool bias = false;
-  if (!to_activation(epilogue, &out->epilogue.activation, &bias))
+  if (!to_activation(epilogue, &out->epilogue.activation, &out->bias_epilogue))
     return BWGEMM_REASON_LT_UNSUPPORTED;
+  return BWGEMM_REASON_KERNEL_SELECTED;
+}
+
+}  // namespace
+
+bwgemmReason_t decode_lt_kernel_attributes(const RealCublasLt& lt, const LtMatmulArgs& a,
+                                           cudaDataType d_type, LtDecoded* out) {
+  for (cublasLtMatrixLayout_t layout : {a.Adesc, a.Bdesc, a.Cdesc, a.Ddesc})
+    if (!layout_extras_at_default(lt, layout)) return BWGEMM_REASON_LT_UNSUPPORTED;
+  const cublasLtMatmulDesc_t desc = a.desc;
   if (!unimplemented_attributes_at_default(lt, desc)) return BWGEMM_REASON_LT_UNSUPPORTED;
+  int32_t sm_count = 0;
   if (read_desc(lt, desc, CUBLASLT_MATMUL_DESC_SM_COUNT_TARGET, &sm_count))
     out->sm_count_target = sm_count;
   const void* bias_pointer = nullptr;
@@ -180,7 +194,7 @@ bwgemmReason_t decode_descriptor(const RealCublasLt& lt, cublasLtMatmulDesc_t de
   // cuBLASLt 13.1 refused (INVALID_VALUE) every epilogue without a bias
   // whose bias pointer, type and batch stride were set (measured on an
   // H200): any of them set there is cuBLASLt's to answer.
-  if (!bias) {
+  if (!out->bias_epilogue) {
     const bool bias_attributes_default =
         bias_pointer == nullptr && bias_type == -1 && bias_stride == 0;
     return bias_attributes_default ? BWGEMM_REASON_KERNEL_SELECTED : BWGEMM_REASON_LT_UNSUPPORTED;
@@ -199,8 +213,6 @@ bwgemmReason_t decode_descriptor(const RealCublasLt& lt, cublasLtMatmulDesc_t de
   out->epilogue.bias_stride = bias_stride;
   return BWGEMM_REASON_KERNEL_SELECTED;
 }
-
-}  // namespace
 
 bwgemmReason_t decode_lt_call(const RealCublasLt& lt, const LtMatmulArgs& a, RawCall* call,
                               LtDecoded* out) {
@@ -229,7 +241,7 @@ bwgemmReason_t decode_lt_call(const RealCublasLt& lt, const LtMatmulArgs& a, Raw
     if (r == BWGEMM_REASON_INVALID_ARGUMENT) return r;
     if (layout_reason == BWGEMM_REASON_KERNEL_SELECTED) layout_reason = r;
   }
-  const bwgemmReason_t desc_reason = decode_descriptor(lt, a.desc, D.type, call, out);
+  const bwgemmReason_t desc_reason = decode_descriptor(lt, a.desc, call, out);
 
   // D is m x n; op(A) m x k; op(B) k x n. Filled in before any refusal, so
   // that the log shows what a forwarded call was.

@@ -52,12 +52,14 @@ struct LtMatmulArgs {
 // What a cublasLtMatmul call's descriptors say beyond the cuBLAS fields of
 // RawCall (which its decoder fills: sizes, types, ops, lds, strides, batch,
 // compute). D is a separate matrix of C's type; C may be NULL when beta == 0.
+// The bias vector and the SM target are read only for a call a kernel will
+// run (decode_lt_kernel_attributes).
 struct LtDecoded {
   void* D;
   int64_t ldd;
   long long strideD;
   cublasPointerMode_t pointer_mode;
-  Activation activation;
+  bool bias_epilogue;  // the epilogue adds a bias (known before the bias is read)
   Epilogue epilogue;
   int sm_count_target;
 };

@@ -41,7 +41,7 @@ uint64_t mix(uint64_t h, uint64_t v) {
 // was understood (logged without one).
 uint64_t epilogue_code(const RawCall& c) {
   const LtDecoded* lt = c.lt_decoded;
-  return lt == nullptr ? 0 : uint64_t(lt->epilogue.activation) * 2 + (lt->epilogue.bias != nullptr);
+  return lt == nullptr ? 0 : uint64_t(lt->epilogue.activation) * 2 + lt->bias_epilogue;
 }
 
 const char* epilogue_name(const RawCall& c) {

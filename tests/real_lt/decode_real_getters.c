@@ -4,9 +4,11 @@
  * through the real cuBLASLt's getters: every attribute read with the size the
  * library expects (a wrong size fails the getter, and every call would be
  * forwarded undecoded). Runs without a GPU: the calls carry a NULL handle,
- * which bwgemm checks after decoding, so each is forwarded to cuBLASLt (which
- * returns CUBLAS_STATUS_NOT_INITIALIZED) and logged with what was decoded.
- *   usage: decode_real_getters LOG_FILE   (run with BWGEMM_LOG=2 BWGEMM_LOG_FILE=LOG_FILE)
+ * which bwgemm checks after decoding (all of it, under BWGEMM_POLICY=kernel),
+ * so each is forwarded to cuBLASLt (which returns
+ * CUBLAS_STATUS_NOT_INITIALIZED) and logged with what was decoded.
+ *   usage: decode_real_getters LOG_FILE
+ *   (run with BWGEMM_LOG=2 BWGEMM_LOG_FILE=LOG_FILE BWGEMM_POLICY=kernel)
  */
 #include <cublasLt.h>
 #include <stdint.h>

@@ -238,7 +238,9 @@ def demangle(names):
     return dict(zip(names, out))
 
 
-ARCH = re.compile(r"^\s*(?:code for|arch =) (sm_\w+)")
+# "arch =" names the cubin's target in both listings; -sass's "code for" line
+# drops a family target's suffix (sm_100f: "code for sm_100").
+ARCH = re.compile(r"^\s*arch = (sm_\w+)")
 FUNCTION = re.compile(r"^\s*Function\s*:\s*(\S+)")
 INSTRUCTION = re.compile(r"^\s*/\*[0-9a-f]{4,}\*/\s+(.*?)\s*;")
 RESOURCES = re.compile(r"^\s*Function (\S+):\s*$")

@@ -2,7 +2,7 @@
 // tcgen05 (PTX ISA 9.7.16): Tensor Memory allocation, the 2-CTA MMA, commit,
 // TMEM loads and fences, and the cta_group::2 TMA load, for the sm100 family.
 // Every tcgen05 instruction of a kernel uses .cta_group::2 (ptxas rejects a
-// mix). Compiled only into sm_100a / sm_103a code: nothing here is emitted
+// mix). Compiled only into sm_100-family code: nothing here is emitted
 // unless an sm100 kernel calls it.
 #pragma once
 

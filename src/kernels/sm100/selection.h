@@ -10,8 +10,8 @@
 
 namespace bwgemm::sm100 {
 
-// Compute capability 10.0 (B200/GB200) and 10.3 (B300/GB300): the sm_100a and
-// sm_103a code in this library.
+// Compute capability 10.0 (B200/GB200) and 10.3 (B300/GB300): the sm_100f
+// (family) code in this library runs on both.
 bool runs_on(const DeviceCaps& caps);
 
 bwgemmReason_t supports(const GemmProblem& p, const DeviceCaps& caps);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Instantiation helpers for the per-type translation units (variants_*.cu),
-// compiled for sm_100a and sm_103a.
+// compiled for the sm_100f family target (one cubin for CC 10.0 and 10.3).
 #pragma once
 
 #include "kernels/common/variant_table.cuh"
@@ -12,11 +12,10 @@ namespace bwgemm::sm100 {
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     gemm_kernel(const __grid_constant__ GemmParams p) {
-#if defined(__CUDA_ARCH__) && \
-    (defined(__CUDA_ARCH_FEAT_SM100_ALL) || defined(__CUDA_ARCH_FEAT_SM103_ALL))
+#if BWGEMM_TCGEN05
   gemm_kernel_body<Cfg>(p);
 #elif defined(__CUDA_ARCH__)
-  __trap();  // built for sm_100a / sm_103a only; never dispatched elsewhere
+  __trap();  // built for the sm_100 family only; never dispatched elsewhere
 #endif
 }
 

@@ -554,6 +554,22 @@ void policy_preference_for_cublas_is_forwarded(void**) {
   assert_forwarded(LtCase{}, BWGEMM_REASON_POLICY_PREFERS_CUBLAS, "policy prefers cuBLAS");
 }
 
+// A call the plan leaves to cuBLAS is forwarded before the attributes only
+// a kernel run needs are read: each getter call is forwarding cost.
+void policy_preference_skips_the_kernel_attributes(void**) {
+  const MockCublasLtControl& lt = mock_cublaslt();
+  int before = lt.getter_call_count();
+  assert_launched(LtCase{}, "kernel path");
+  const int kernel_getters = lt.getter_call_count() - before;
+  fake::behavior(0).config = -1;
+  before = lt.getter_call_count();
+  assert_forwarded(LtCase{}, BWGEMM_REASON_POLICY_PREFERS_CUBLAS, "policy prefers cuBLAS");
+  const int forwarded_getters = lt.getter_call_count() - before;
+  // Not read: plane offset and batch mode of 4 layouts, the 18 attributes
+  // that must hold their defaults, the SM target, the bias's 3.
+  assert_int_equal(kernel_getters - forwarded_getters, 4 * 2 + 18 + 1 + 3);
+}
+
 void failed_launch_is_forwarded(void**) {
   fake::behavior(0).launch_result = {bwgemm::LaunchStatus::kForward, BWGEMM_REASON_LAUNCH_FAILED};
   assert_forwarded(LtCase{}, BWGEMM_REASON_LAUNCH_FAILED, "failed launch", true);
@@ -644,6 +660,7 @@ int main() {
       TEST(unreadable_descriptor_is_forwarded),
       TEST(forced_cublas_policy_forwards_without_decoding),
       TEST(policy_preference_for_cublas_is_forwarded),
+      TEST(policy_preference_skips_the_kernel_attributes),
       TEST(failed_launch_is_forwarded),
       TEST(calls_made_inside_cublas_pass_straight_through),
       TEST(user_calls_are_logged_with_their_entry_and_epilogue),
