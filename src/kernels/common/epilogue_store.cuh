@@ -20,20 +20,24 @@ namespace bwgemm::epilogue {
 // 128 threads (`thread` 0..127) synchronised by named barrier `barrier_id`.
 // `staging` holds Cfg::kChunksPerStaging chunks of Cfg::kChunkBytes.
 // fill_chunk(chunk, col0, buffer) writes chunk `chunk` (first column col0) of
-// the block into `buffer`, 128B-swizzled (swizzled_offset).
+// the block into `buffer`, 128B-swizzled (swizzled_offset). The chunk loops
+// are unrolled where Cfg::kUnrollChunkLoops says fill_chunk needs `chunk` at
+// compile time.
 template <class Cfg, int kChunkRows, class FillChunk>
 BWGEMM_DEVICE void store_block_staged(const GemmParams& p, typename Cfg::Out* d,
                                       const TilePlace& place, int32_t row0, uint8_t* staging,
                                       uint32_t thread, uint32_t barrier_id,
                                       const FillChunk& fill_chunk) {
-#pragma unroll
+  // (Read by nvcc's pragmas only: host builds of this header ignore them.)
+  [[maybe_unused]] constexpr int kUnroll = Cfg::kUnrollChunkLoops ? Cfg::kChunks : 1;
+#pragma unroll kUnroll
   for (int group = 0; group < Cfg::kChunks / Cfg::kChunksPerStaging; ++group) {
     const int first_chunk = group * Cfg::kChunksPerStaging;
     if (place.col0 + first_chunk * Cfg::kChunkCols >= p.cols) break;
     // Earlier stores (the previous group or tile) must have read the buffer.
     if (thread == 0) ptx::tma_store_wait_read<0>();
     ptx::named_barrier_sync(barrier_id, 128);
-#pragma unroll
+#pragma unroll kUnroll
     for (int slot = 0; slot < Cfg::kChunksPerStaging; ++slot) {
       const int chunk = first_chunk + slot;
       fill_chunk(chunk, place.col0 + chunk * Cfg::kChunkCols, staging + slot * Cfg::kChunkBytes);
@@ -41,7 +45,7 @@ BWGEMM_DEVICE void store_block_staged(const GemmParams& p, typename Cfg::Out* d,
     // The TMA (async proxy) reads what the threads wrote.
     ptx::fence_proxy_async_smem();
     ptx::named_barrier_sync(barrier_id, 128);
-#pragma unroll
+#pragma unroll kUnroll
     for (int slot = 0; slot < Cfg::kChunksPerStaging; ++slot) {
       const int32_t col0 = place.col0 + (first_chunk + slot) * Cfg::kChunkCols;
       if (col0 >= p.cols) break;

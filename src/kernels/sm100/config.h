@@ -56,6 +56,10 @@ struct Config {
   static constexpr uint32_t kChunkBytes = kBlockRows * 128;
   static constexpr uint32_t kStagingBytes = 2 * kChunkBytes;
   static constexpr int kChunksPerStaging = kStagingBytes / kChunkBytes;
+  // The epilogue reads each chunk from TMEM at a run-time column, so its
+  // chunk loops stay rolled: one copy of the per-value epilogue (bias,
+  // activation, conversion), not kChunks copies per drain variant.
+  static constexpr bool kUnrollChunkLoops = false;
 
   // Shared memory: stages | staging | barriers | TMEM address slot.
   static constexpr uint32_t kStagingOffset = kStages * kStageBytes;

@@ -110,6 +110,9 @@ struct Config {
   static constexpr uint32_t kStagingBytes =
       kChunks * kChunkBytes < 32 * 1024 ? kChunks * kChunkBytes : 32 * 1024;
   static constexpr int kChunksPerStaging = kStagingBytes / kChunkBytes;
+  // The accumulators are registers: each chunk's index must be known at
+  // compile time, so the epilogue's chunk loops are unrolled.
+  static constexpr bool kUnrollChunkLoops = true;
 
   // Split-K: rank 0 holds a slot per other rank and consumer for its fp32
   // partial block (each thread's accumulators, as float2 pairs, thread-minor).
