@@ -84,52 +84,45 @@ BWGEMM_DEVICE void mbarrier_arrive_expect_tx(Mbarrier* bar, uint32_t bytes) {
 #endif
 }
 
+// The scope at which a wait acquires the completed phase: the CTA's
+// (try_wait's default), or the cluster's, pairing with
+// mbarrier_arrive_cluster_release from other CTAs of the cluster.
+enum class AcquireScope { kCta, kCluster };
+
+template <AcquireScope kScope = AcquireScope::kCta>
 BWGEMM_DEVICE bool mbarrier_try_wait(Mbarrier* bar, uint32_t parity) {
 #if defined(BWGEMM_EMU)
   return emu::mbarrier_try_wait(bar, parity);
 #else
   uint32_t done;
-  asm volatile(
-      "{\n"
-      ".reg .pred p;\n"
-      "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-      "selp.u32 %0, 1, 0, p;\n"
-      "}"
-      : "=r"(done)
-      : "r"(smem_address(bar)), "r"(parity)
-      : "memory");
+  if constexpr (kScope == AcquireScope::kCta)
+    asm volatile(
+        "{\n"
+        ".reg .pred p;\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+        "selp.u32 %0, 1, 0, p;\n"
+        "}"
+        : "=r"(done)
+        : "r"(smem_address(bar)), "r"(parity)
+        : "memory");
+  else
+    asm volatile(
+        "{\n"
+        ".reg .pred p;\n"
+        "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
+        "selp.u32 %0, 1, 0, p;\n"
+        "}"
+        : "=r"(done)
+        : "r"(smem_address(bar)), "r"(parity)
+        : "memory");
   return done != 0;
 #endif
-}
-
-// try_wait acquiring at cluster scope: pairs with
-// mbarrier_arrive_cluster_release from other CTAs of the cluster.
-BWGEMM_DEVICE bool mbarrier_try_wait_cluster_acquire(Mbarrier* bar, uint32_t parity) {
-#if defined(BWGEMM_EMU)
-  return emu::mbarrier_try_wait(bar, parity);
-#else
-  uint32_t done;
-  asm volatile(
-      "{\n"
-      ".reg .pred p;\n"
-      "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
-      "selp.u32 %0, 1, 0, p;\n"
-      "}"
-      : "=r"(done)
-      : "r"(smem_address(bar)), "r"(parity)
-      : "memory");
-  return done != 0;
-#endif
-}
-
-BWGEMM_DEVICE void mbarrier_wait_cluster_acquire(Mbarrier* bar, uint32_t parity) {
-  while (!mbarrier_try_wait_cluster_acquire(bar, parity)) {
-  }
 }
 
 // Blocks until the phase with the given parity has completed.
+template <AcquireScope kScope = AcquireScope::kCta>
 BWGEMM_DEVICE void mbarrier_wait(Mbarrier* bar, uint32_t parity) {
-  while (!mbarrier_try_wait(bar, parity)) {
+  while (!mbarrier_try_wait<kScope>(bar, parity)) {
   }
 }
 

@@ -170,7 +170,7 @@ template <class Cfg, int kAccumulators>
 BWGEMM_DEVICE void push_partial(const SharedStorage<Cfg>& smem, uint32_t rank, uint32_t consumer,
                                 uint32_t phase, const float (&acc)[kAccumulators]) {
   const uint32_t thread = ptx::thread_index() % 128;
-  ptx::mbarrier_wait_cluster_acquire(smem.reduce_empty(consumer), phase ^ 1);
+  ptx::mbarrier_wait<ptx::AcquireScope::kCluster>(smem.reduce_empty(consumer), phase ^ 1);
   float2* slot = ptx::cluster_peer_pointer(smem.reduce_slot(rank, consumer), 0);
 #pragma unroll
   for (int i = 0; i < kAccumulators / 2; ++i)
@@ -184,7 +184,7 @@ template <class Cfg, int kAccumulators>
 BWGEMM_DEVICE void add_partials(const SharedStorage<Cfg>& smem, uint32_t consumer, uint32_t phase,
                                 float (&acc)[kAccumulators]) {
   const uint32_t thread = ptx::thread_index() % 128;
-  ptx::mbarrier_wait_cluster_acquire(smem.reduce_full(consumer), phase);
+  ptx::mbarrier_wait<ptx::AcquireScope::kCluster>(smem.reduce_full(consumer), phase);
   for (uint32_t r = 1; r < uint32_t(Cfg::kClusterSize); ++r) {
     const float2* slot = smem.reduce_slot(r, consumer);
 #pragma unroll
