@@ -6,6 +6,7 @@ true vocabulary 50257 and nanoGPT's padded 50304, with and without bwgemm
 preloaded, each in its own process.
 
 usage: bench/gpt2_step.py LIBBWGEMM [--steps N]
+       bench/gpt2_step.py --log-check LIBBWGEMM
        (LIBBWGEMM: path of libbwgemm.so.0; needs PyTorch built for CUDA 13)
 
 Prints one line per run (median ms per step over N steps after warm-up, and
@@ -13,17 +14,28 @@ the paths bwgemm's log shows for the GEMMs that reached it) and a summary:
 the 50257 step under bwgemm against the plain 50304 step. The four
 configurations run twice, forwards then backwards, so that clock drift as the
 GPU warms does not favour one of them.
+
+--log-check runs one step (vocabulary 50257) under the library with every call
+logged and checks that every GEMM PyTorch issued reached bwgemm: the number of
+aten GEMM operators the PyTorch profiler counted equals the number of calls
+in bwgemm's log, and the forward Linear layers' cublasLtMatmul calls are among
+them. Exits 77 (skipped) without PyTorch or a GPU.
 """
 
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
 
+# aten operators that each make one cuBLAS or cuBLASLt GEMM call on CUDA.
+GEMM_OPS = {"aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::_addmm_activation"}
+LOGGED_CALL = re.compile(r"^bwgemm: (cublas\w+) .* -> ")
 
-def child(vocab, steps):
+
+def child(vocab, steps, log_check=False):
     import torch
     import torch.nn as nn
     import torch.nn.functional as F
@@ -66,21 +78,85 @@ def child(vocab, steps):
     opt = torch.optim.AdamW(model.parameters(), lr=3e-4, fused=True)
     idx = torch.randint(0, 50257, (8, 1024), device="cuda")
     targets = torch.randint(0, 50257, (8, 1024), device="cuda")
-    times = []
-    for step in range(5 + steps):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
+    def train_step():
         with torch.autocast("cuda", dtype=torch.bfloat16):
             loss = model(idx, targets)
         loss.backward()
         opt.step()
         opt.zero_grad(set_to_none=True)
+        return loss
+
+    if log_check:
+        return count_gemms(torch, train_step)
+    times = []
+    for step in range(5 + steps):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        loss = train_step()
         end.record()
         torch.cuda.synchronize()
         if step >= 5:
             times.append(start.elapsed_time(end))
     times.sort()
     print(json.dumps({"vocab": vocab, "ms": times[len(times) // 2], "loss": float(loss)}))
+
+
+def count_gemms(torch, train_step):
+    """One step after a warm-up one: the aten GEMM operators the profiler saw
+    and the calls bwgemm logged (BWGEMM_LOG=2 to BWGEMM_LOG_FILE) meanwhile."""
+    log_path = os.environ["BWGEMM_LOG_FILE"]
+    train_step()
+    torch.cuda.synchronize()
+    offset = os.path.getsize(log_path)
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
+        train_step()
+        torch.cuda.synchronize()
+    ops = {}
+    for event in prof.events():
+        if event.name in GEMM_OPS:
+            ops[event.name] = ops.get(event.name, 0) + 1
+    logged = {}
+    with open(log_path, "rb") as f:
+        f.seek(offset)
+        for line in f.read().decode(errors="replace").splitlines():
+            if m := LOGGED_CALL.match(line):
+                logged[m.group(1)] = logged.get(m.group(1), 0) + 1
+    print(json.dumps({"aten": ops, "logged": logged}))
+
+
+def log_check(lib):
+    try:
+        import torch
+    except ImportError:
+        print("SKIP: torch is not installed")
+        return 77
+    if not torch.cuda.is_available():
+        print("SKIP: no GPU")
+        return 77
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "bwgemm.log")
+        open(log, "w").close()
+        env = {k: v for k, v in os.environ.items() if not k.startswith("BWGEMM_")}
+        env.update(LD_PRELOAD=lib, BWGEMM_LOG="2", BWGEMM_LOG_FILE=log)
+        out = subprocess.run([sys.executable, __file__, "--child", "50257", "--log-check-child"],
+                             env=env, capture_output=True, text=True)
+    if out.returncode != 0:
+        print(f"FAIL: the step under bwgemm exited {out.returncode}:\n{out.stderr}")
+        return 1
+    r = json.loads(out.stdout.strip().splitlines()[-1])
+    gemms, calls = sum(r["aten"].values()), sum(r["logged"].values())
+    print(f"one GPT-2 step (vocabulary 50257): aten GEMM operators {r['aten']}; "
+          f"calls in bwgemm's log {r['logged']}")
+    failures = 0
+    if gemms != calls:
+        print(f"FAIL: {gemms} GEMM operators, {calls} calls logged by bwgemm")
+        failures += 1
+    # 12 blocks x 4 Linear layers with a bias: PyTorch's forward goes through cuBLASLt.
+    if r["logged"].get("cublasLtMatmul", 0) < 48:
+        print("FAIL: fewer than 48 cublasLtMatmul calls logged (the forward Linear layers)")
+        failures += 1
+    print("ok: every GEMM of the step reached bwgemm" if not failures else "log check failed")
+    return 1 if failures else 0
 
 
 def run(vocab, steps, lib):
@@ -114,12 +190,16 @@ def main():
     parser.add_argument("lib", nargs="?")
     parser.add_argument("--steps", type=int, default=20)
     parser.add_argument("--child", type=int)
+    parser.add_argument("--log-check", action="store_true")
+    parser.add_argument("--log-check-child", action="store_true")
     args = parser.parse_args()
     if args.child:
-        return child(args.child, args.steps)
+        return child(args.child, args.steps, args.log_check_child)
     if not args.lib:
         parser.error("the path of libbwgemm.so.0 is required")
     lib = os.path.abspath(args.lib)
+    if args.log_check:
+        return log_check(lib)
     configs = [(vocab, preload) for vocab in (50304, 50257) for preload in ("", lib)]
     # The GPU's clocks drift as it warms: the configurations run forwards, then
     # backwards, and each one's time is the mean of its two runs.
@@ -138,4 +218,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
