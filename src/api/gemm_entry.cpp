@@ -37,7 +37,7 @@ bwgemmReason_t plan_problem(const Policy& policy, int handle_device, Prepared* o
       stream_device(out->problem.stream, out->caps.device) != out->caps.device)
     return BWGEMM_REASON_HANDLE_QUERY_FAILED;
   out->plan = plan_gemm(out->problem, out->caps, policy.mode, registered_kernel_families(),
-                        disabled_paths());
+                        disabled_paths(), tuned_rules(out->caps.device));
   return out->plan.reason;
 }
 

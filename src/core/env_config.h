@@ -21,6 +21,9 @@ struct EnvConfig {
   // that configuration (if compiled for the call's layout), for tests and
   // benchmarks; NULL when unset.
   const char* sm90_config;
+  // BWGEMM_POLICY_FILE: a tuned selection policy (bwgemm-bench --tune;
+  // dispatch/tuned_policy.h), or NULL.
+  const char* policy_file;
   const char* cublas_library;    // BWGEMM_CUBLAS_LIBRARY: the library to forward to, or NULL
   const char* cublaslt_library;  // BWGEMM_CUBLASLT_LIBRARY: the cuBLASLt to forward to, or NULL
   // BWGEMM_WAIT_TIMEOUT_MS=1..600000: the base budget of the kernels'

@@ -7,6 +7,7 @@
 
 #include "bwgemm/bwgemm.h"
 #include "dispatch/registry.h"
+#include "dispatch/tuned_policy.h"
 
 namespace bwgemm {
 
@@ -22,7 +23,10 @@ struct Plan {
 // per device, in its guard.
 using DisabledPaths = uint32_t;
 
+// tuned: the device's rules from a policy file (tuned_policy.h), or NULL; under
+// AUTO their choice comes before the family's own table.
 Plan plan_gemm(const GemmProblem& p, const DeviceCaps& caps, bwgemmPolicy_t policy,
-               KernelFamilyList families, DisabledPaths disabled);
+               KernelFamilyList families, DisabledPaths disabled,
+               const TunedRules* tuned = nullptr);
 
 }  // namespace bwgemm

@@ -40,6 +40,7 @@ bool resolve_all() {
   resolve_optional(kCublas, lib, "cublasDestroy_v2", &r.destroy);
   resolve_optional(kCublas, lib, "cublasSetStream_v2", &r.set_stream);
   resolve_optional(kCublas, lib, "cublasGetSmCountTarget", &r.get_sm_count_target);
+  resolve_optional(kCublas, lib, "cublasGetProperty", &r.get_property);
   g_real = r;
   return true;
 }

@@ -37,6 +37,9 @@ struct RealCublas {
   decltype(&cublasSetStream_v2) set_stream;
   // Optional: a handle's cublasSetSmCountTarget (absent: every SM).
   decltype(&cublasGetSmCountTarget) get_sm_count_target;
+  // Optional: the library's version (a tuned policy names the one it was
+  // measured against).
+  decltype(&cublasGetProperty) get_property;
 };
 
 // The real cuBLAS, resolved once (thread-safe, fork-safe): the library already

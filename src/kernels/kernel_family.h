@@ -50,6 +50,7 @@ struct KernelFamily {
   // regardless of cuBLAS. -1: cuBLAS is faster.
   ConfigChoice (*choose_config)(const GemmProblem& p, const DeviceCaps& caps, bool forced);
   const char* (*config_name)(int config);
+  int config_count;  // configurations 0 .. config_count - 1
   // Enqueues the configuration on p.stream; kEnqueued or kForward.
   // error_flag: where the kernels report a failed bounded wait (word NULL:
   // an unguarded family).

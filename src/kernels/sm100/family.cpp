@@ -2,6 +2,7 @@
 // The sm100 kernel family as dispatch sees it. Dispatch guards its launches
 // (dispatch/family_guard.h): no Blackwell GPU has run it yet.
 #include "kernels/sm100/family.h"
+#include "kernels/sm100/config.h"
 #include "kernels/sm100/selection.h"
 #include "kernels/sm100/variants.h"
 
@@ -18,7 +19,8 @@ LaunchResult launch(const GemmProblem& p, const DeviceCaps& caps, int config,
 
 }  // namespace
 
-extern const KernelFamily kFamily = {BWGEMM_PATH_SM100, "sm100",       true,        runs_on,
-                                     supports,          choose_config, config_name, launch};
+extern const KernelFamily kFamily = {BWGEMM_PATH_SM100, "sm100",      true,
+                                     runs_on,           supports,     choose_config,
+                                     config_name,       kConfigCount, launch};
 
 }  // namespace bwgemm::sm100

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The sm90 kernel family as dispatch sees it.
 #include "kernels/sm90/family.h"
+#include "kernels/sm90/config.h"
 #include "kernels/sm90/selection.h"
 #include "kernels/sm90/variants.h"
 
@@ -17,7 +18,7 @@ LaunchResult launch(const GemmProblem& p, const DeviceCaps& caps, int config,
 
 }  // namespace
 
-extern const KernelFamily kFamily = {BWGEMM_PATH_SM90, "sm90",        false,       runs_on,
-                                     supports,         choose_config, config_name, launch};
+extern const KernelFamily kFamily = {BWGEMM_PATH_SM90, "sm90",      false,        runs_on, supports,
+                                     choose_config,    config_name, kConfigCount, launch};
 
 }  // namespace bwgemm::sm90

@@ -63,8 +63,6 @@ cudaError_t cudaHostGetDevicePointer(void** device, void* host, unsigned int) {
   *device = host;
   return cudaSuccess;
 }
-// No device UUID: the helper cannot be asked, the check runs in process.
-cudaError_t cudaGetDeviceProperties(cudaDeviceProp*, int) { return cudaErrorUnknown; }
 cudaError_t cudaDriverGetVersion(int* version) {
   *version = 13000;
   return cudaSuccess;
@@ -110,8 +108,8 @@ bwgemm::LaunchResult no_launch(const bwgemm::GemmProblem&, const bwgemm::DeviceC
   return {bwgemm::LaunchStatus::kForward, BWGEMM_REASON_LAUNCH_FAILED};
 }
 
-const bwgemm::KernelFamily kGuarded = {BWGEMM_PATH_SM100, "sm100",   true,    never_runs,
-                                       takes_nothing,     no_config, no_name, no_launch};
+const bwgemm::KernelFamily kGuarded = {BWGEMM_PATH_SM100, "sm100", true, never_runs, takes_nothing,
+                                       no_config,         no_name, 1,    no_launch};
 
 bwgemm::DeviceCaps device(int index) { return {index, 10, 0, 148, 232448}; }
 
@@ -153,6 +151,8 @@ int set_up(void** state) {
   g_mode = cudaStreamCaptureModeGlobal;
   g_alloc_outside_relaxed = false;
   mock_cuda::set_context_id(1);
+  // No device UUID: the helper cannot be asked, the check runs in process.
+  mock_cuda::set_properties_error(cudaErrorUnknown);
   g_checks = 0;
   g_check_passes = true;
   *state = log;

@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 
 #include <atomic>
+#include <cstdio>
 #include <string>
 #include <utility>
 
@@ -17,6 +18,7 @@ DeviceAttributes g_devices[kDeviceCount];
 int g_current = 0;
 cudaError_t g_get_device_error = cudaSuccess;
 cudaError_t g_attribute_error = cudaSuccess;
+cudaError_t g_properties_error = cudaSuccess;
 std::atomic<int> g_attribute_queries{0};
 constexpr int kStreamSlots = 4;
 std::pair<cudaStream_t, int> g_stream_devices[kStreamSlots];
@@ -28,11 +30,13 @@ unsigned long long g_context_id = 1;
 
 }  // namespace
 
+void set_properties_error(cudaError_t error) { g_properties_error = error; }
 void reset() {
   for (DeviceAttributes& d : g_devices) d = kHopper;
   g_current = 0;
   g_get_device_error = cudaSuccess;
   g_attribute_error = cudaSuccess;
+  g_properties_error = cudaSuccess;
   g_attribute_queries = 0;
   g_stream_count = 0;
   g_capture = cudaStreamCaptureStatusNone;
@@ -61,6 +65,17 @@ int attribute_query_count() { return g_attribute_queries.load(); }
 extern "C" cudaError_t cudaGetDevice(int* device) {
   if (mock_cuda::g_get_device_error != cudaSuccess) return mock_cuda::g_get_device_error;
   *device = mock_cuda::g_current;
+  return cudaSuccess;
+}
+
+// The name (a tuned policy's device) and the UUID (the self-check cache's
+// key): bytes a0 + i + 16 * device.
+extern "C" cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
+  if (mock_cuda::g_properties_error != cudaSuccess) return mock_cuda::g_properties_error;
+  if (device < 0 || device >= mock_cuda::kDeviceCount) return cudaErrorInvalidDevice;
+  *prop = cudaDeviceProp{};
+  std::snprintf(prop->name, sizeof prop->name, "mock GPU %d", device);
+  for (int i = 0; i < 16; ++i) prop->uuid.bytes[i] = char(0xa0 + i + 16 * device);
   return cudaSuccess;
 }
 

@@ -25,6 +25,9 @@ void set_attributes(int device, DeviceAttributes attributes);
 // (cudaSuccess: answer normally).
 void set_get_device_error(cudaError_t error);
 void set_attribute_error(cudaError_t error);
+// The error cudaGetDeviceProperties returns from now on (cudaSuccess: the
+// name "mock GPU <device>" and UUID bytes a0 + i + 16 * device).
+void set_properties_error(cudaError_t error);
 // The device cudaStreamGetDevice reports for `stream` (unknown streams:
 // cudaErrorInvalidResourceHandle).
 void set_stream_device(cudaStream_t stream, int device);
