@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // bwgemm-bench: bwgemm's GEMM paths against the real cuBLAS, side by side in
 // one process. See bench/README.md for what each suite and column means.
+#include <unistd.h>
+
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -11,6 +13,7 @@
 #include "output.h"
 #include "real_cublas.h"
 #include "suites.h"
+#include "tune.h"
 
 namespace bench {
 namespace {
@@ -22,6 +25,9 @@ struct CommandLine {
   std::vector<Shape> shapes;
   Options options;
   std::string csv = "bwgemm-bench.csv";
+  std::string tune_out;            // --tune FILE
+  std::string tune_grid = "full";  // --tune-grid
+  std::string tune_child_result;   // --tune-child GRID --tune-result FILE (internal)
   bool list = false;
   bool help = false;
 };
@@ -31,6 +37,7 @@ void print_usage(std::FILE* out) {
       out,
       "usage: bwgemm-bench [--suite NAMES] [--shape m,n,k[,op][,dtype][,batch]]... [--reps N]\n"
       "                    [--burst] [--beta1] [--csv FILE] | --list | --help\n"
+      "       bwgemm-bench --tune FILE [--tune-grid full|quick] [--reps N]\n"
       "\n"
       "Times bwgemmGemmEx under the AUTO policy (\"dispatch\") and FORCE_KERNEL (\"kernel\")\n"
       "against the real cuBLAS called directly, interleaved on the same buffers, on CUDA\n"
@@ -47,6 +54,10 @@ void print_usage(std::FILE* out) {
       "  --beta1        beta = 1 instead of 0 (C is read and accumulated)\n"
       "  --csv FILE     where to write the CSV (default bwgemm-bench.csv); plot it with\n"
       "                 bench/plot.py FILE\n"
+      "  --tune FILE    measure every kernel configuration against cuBLAS on this GPU\n"
+      "                 (decode and small shapes; a few minutes) and write the selection\n"
+      "                 policy libbwgemm reads from BWGEMM_POLICY_FILE=FILE\n"
+      "  --tune-grid G  the shapes --tune measures: full (default) or quick (two shapes)\n"
       "\n"
       "Exit status: 0 done (also when there is no GPU), 1 a CUDA or cuBLAS call failed,\n"
       "2 bad command line, 3 some path's output disagreed with cuBLAS (MISMATCH).\n",
@@ -109,6 +120,16 @@ bool parse_command_line(int argc, char** argv, CommandLine* cl) {
     } else if (arg == "--csv") {
       if (!take_value()) return false;
       cl->csv = value;
+    } else if (arg == "--tune" || arg == "--tune-grid" || arg == "--tune-child" ||
+               arg == "--tune-result") {
+      if (!take_value()) return false;
+      if (arg != "--tune" && arg != "--tune-result" && !tune_grid_known(value)) {
+        std::fprintf(stderr, "bwgemm-bench: %s wants full or quick\n", arg.c_str());
+        return false;
+      }
+      if (arg == "--tune") cl->tune_out = value;
+      if (arg == "--tune-grid" || arg == "--tune-child") cl->tune_grid = value;
+      if (arg == "--tune-result") cl->tune_child_result = value;
     } else {
       std::fprintf(stderr, "bwgemm-bench: unknown argument '%s' (see --help)\n", argv[i]);
       return false;
@@ -174,6 +195,15 @@ int main(int argc, char** argv) {
   if (cl.list) {
     bench::print_suite_list();
     return bench::kExitOk;
+  }
+  if (!cl.tune_child_result.empty())
+    return bench::run_tune_child(cl.tune_grid, cl.tune_child_result, cl.options);
+  if (!cl.tune_out.empty()) {
+    char self[4096];
+    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) return bench::kExitFailure;
+    self[n] = '\0';
+    return bench::run_tune(self, cl.tune_grid, cl.tune_out, cl.options);
   }
   return bench::run(cl);
 }
