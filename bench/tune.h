@@ -3,8 +3,8 @@
 // this GPU and writes the policy file libbwgemm reads from
 // BWGEMM_POLICY_FILE (src/core/tuned_policy_file.h). Each configuration runs
 // in a child process of the bench with BWGEMM_SM90_CONFIG naming it, so the
-// library's own selection forces it; every ratio is the kernel against cuBLAS
-// in that same process, on the same buffers.
+// library's own selection forces it; each process times cuBLAS too, on the
+// same buffers, and a configuration's speed-up is over cuBLAS's best time.
 #ifndef BWGEMM_BENCH_TUNE_H
 #define BWGEMM_BENCH_TUNE_H
 
