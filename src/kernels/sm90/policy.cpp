@@ -35,9 +35,9 @@ bool large_tile_wins(const GemmProblem& p, const DeviceCaps& caps, bool cublas_f
 // match wins. A decode GEMM multiplies a weight by a few tokens: tokens =
 // min(m, n), weight rows = max(m, n) (either orientation makes the same
 // tiles: the kernel's 64-row or 64-column side holds the tokens). Bounds are
-// inclusive, 0 = none. Every row but one is a slot for a bench measurement
-// (bwgemm-bench --suite decode / small with BWGEMM_SM90_CONFIG naming the
-// configuration): until measured, cuBLAS.
+// inclusive, 0 = none. Rows are measured with bwgemm-bench (--tune times
+// every configuration against cuBLAS: docs/perf.md v10); the one not yet
+// measured says so, and cuBLAS keeps it.
 struct Row {
   const char* rule;
   int64_t max_tokens, min_rows, max_rows, min_k, max_weight;  // weight: rows x k elements
@@ -53,15 +53,17 @@ constexpr Row kRows[] = {
     {"decode <=64 tokens, weight of 2113..4224 rows, <= 32 MB: cuBLAS measured faster", 64, 2113,
      4224, 2048, 4096 * 4096, -1},
     // Decode from smaller weights (<= 2112 rows: split over 4 CTAs to cover
-    // the SMs, sm90_64x64x64_10stage_4cta_splitk) or larger ones (64 MB and
-    // up: sm90_64x64x64_12stage_1cta, or split-K in pairs up to 4224 rows):
-    // cuBLAS is at 0.83-0.92x of the copy bandwidth on the large ones.
+    // the SMs, sm90_64x64x64_10stage_4cta_splitk): not measured yet.
     {"decode <=64 tokens, weight of <= 2112 rows: cuBLAS until measured", 64, 0, 2112, 2048, 0, -1},
-    {"decode <=64 tokens, larger weights: cuBLAS until measured", 64, 0, 0, 2048, 0, -1},
-    // Small and skinny shapes (256^3 .. 2048^3, 14336 x 128 x 4096, ...):
-    // sm90_128x128x64_6stage_2cta and sm90_64x128x64_8stage_1cta have 4x and
-    // 8x the tiles of configuration 0. Unmeasured.
-    {"small or skinny: cuBLAS until measured", 0, 0, 0, 0, 0, -1},
+    // Larger weights (14336 x 4096 and 4096 x 14336 at 1, 16, 64 tokens,
+    // fp16/bf16, TN/NN): the fastest configuration reached 0.74-1.01x cuBLAS
+    // on an H200 (bwgemm-bench --tune; an H100 run agreed but for readings a
+    // slow cuBLAS skewed).
+    {"decode <=64 tokens, larger weights: cuBLAS measured faster", 64, 0, 0, 2048, 0, -1},
+    // Small and skinny shapes (512^3, 1024^3, 2048^3, 14336 x 128 x 4096,
+    // 4096 x 256 x 4096): the fastest configuration reached 0.57-0.80x cuBLAS
+    // on an H200 (bwgemm-bench --tune; an H100 run agreed).
+    {"small or skinny: cuBLAS measured faster", 0, 0, 0, 0, 0, -1},
 };
 
 bool in(int64_t v, int64_t lo, int64_t hi) { return v >= lo && (hi == 0 || v <= hi); }
