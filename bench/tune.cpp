@@ -47,8 +47,10 @@ std::vector<Shape> grid_shapes(const std::string& grid) {
   }
   for (DType dtype : {DType::kBF16, DType::kF16})
     for (cublasOperation_t op_a : {CUBLAS_OP_T, CUBLAS_OP_N}) {
-      // Decode: a weight of 4096 x 4096, 14336 x 4096 or 4096 x 14336, read once.
-      for (auto [m, k] : {std::pair<int64_t, int64_t>{4096, 4096}, {14336, 4096}, {4096, 14336}})
+      // Decode: a weight of 2048 x 4096, 4096 x 4096, 14336 x 4096 or
+      // 4096 x 14336, read once.
+      for (auto [m, k] : {std::pair<int64_t, int64_t>{2048, 4096}, {4096, 4096}, {14336, 4096},
+                          {4096, 14336}})
         for (int64_t n : {1, 16, 64}) add(m, n, k, op_a, dtype);
       // Small and skinny.
       for (int64_t e : {512, 1024, 2048}) add(e, e, e, op_a, dtype);

@@ -14,7 +14,7 @@
 
 namespace bench {
 
-// The shapes measured: "full" (decode from three weight sizes at 1, 16 and 64
+// The shapes measured: "full" (decode from four weight sizes at 1, 16 and 64
 // tokens, and small or skinny shapes; fp16 and bf16, TN and NN) or "quick"
 // (two bf16 TN shapes, for tests).
 bool tune_grid_known(const std::string& grid);
