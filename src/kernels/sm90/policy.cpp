@@ -35,9 +35,8 @@ bool large_tile_wins(const GemmProblem& p, const DeviceCaps& caps, bool cublas_f
 // match wins. A decode GEMM multiplies a weight by a few tokens: tokens =
 // min(m, n), weight rows = max(m, n) (either orientation makes the same
 // tiles: the kernel's 64-row or 64-column side holds the tokens). Bounds are
-// inclusive, 0 = none. Rows are measured with bwgemm-bench (--tune times
-// every configuration against cuBLAS: docs/perf.md v10); the one not yet
-// measured says so, and cuBLAS keeps it.
+// inclusive, 0 = none. Each row is measured with bwgemm-bench (--tune times
+// every configuration against cuBLAS: docs/perf.md v10).
 struct Row {
   const char* rule;
   int64_t max_tokens, min_rows, max_rows, min_k, max_weight;  // weight: rows x k elements
@@ -52,9 +51,11 @@ constexpr Row kRows[] = {
     // on an H200 (bwgemm-bench --shape, docs/perf.md v9): cuBLAS keeps it.
     {"decode <=64 tokens, weight of 2113..4224 rows, <= 32 MB: cuBLAS measured faster", 64, 2113,
      4224, 2048, 4096 * 4096, -1},
-    // Decode from smaller weights (<= 2112 rows: split over 4 CTAs to cover
-    // the SMs, sm90_64x64x64_10stage_4cta_splitk): not measured yet.
-    {"decode <=64 tokens, weight of <= 2112 rows: cuBLAS until measured", 64, 0, 2112, 2048, 0, -1},
+    // Decode from smaller weights (2048 x 4096 at 1, 16, 64 tokens, fp16/bf16,
+    // TN/NN): the fastest configuration (the split-K pair) reached 0.68-0.91x
+    // cuBLAS on an H200 (bwgemm-bench --tune).
+    {"decode <=64 tokens, weight of <= 2112 rows: cuBLAS measured faster", 64, 0, 2112, 2048, 0,
+     -1},
     // Larger weights (14336 x 4096 and 4096 x 14336 at 1, 16, 64 tokens,
     // fp16/bf16, TN/NN): the fastest configuration reached 0.74-1.01x cuBLAS
     // on an H200 (bwgemm-bench --tune; an H100 run agreed but for readings a

@@ -161,8 +161,8 @@ void decode_rows_say_cublas_with_their_rule(void**) {
   assert_non_null(std::strstr(config(16, 4096, 4096, BF16).rule, "2113..4224"));
   assert_non_null(std::strstr(config(64, 3000, 2048, BF16).rule, "2113..4224"));
   assert_int_equal(config(4096, 65, 4096, BF16).config, -1);  // n past decode
-  assert_int_equal(config(2048, 16, 4096, BF16).config, -1);  // m <= 2112: unmeasured
-  assert_non_null(std::strstr(config(2048, 16, 4096, BF16).rule, "until measured"));
+  assert_int_equal(config(2048, 16, 4096, BF16).config, -1);  // m <= 2112: its own row
+  assert_non_null(std::strstr(config(2048, 16, 4096, BF16).rule, "<= 2112 rows"));
 }
 
 // choose(): a configuration named (BWGEMM_SM90_CONFIG) replaces the table's
