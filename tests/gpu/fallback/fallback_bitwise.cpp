@@ -24,31 +24,11 @@
 
 #include "bwgemm/bwgemm.h"
 
-#define BWGEMM_STR_(x) #x
-#define BWGEMM_STR(x) BWGEMM_STR_(x)
+#include "../support/check.h"
 
 namespace {
 
-constexpr const char* kCublasSoname = "libcublas.so." BWGEMM_STR(CUBLAS_VER_MAJOR);
-
-#define CHECK_CUDA(call)                                                 \
-  do {                                                                   \
-    const cudaError_t err_ = (call);                                     \
-    if (err_ != cudaSuccess) {                                           \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
-                   cudaGetErrorString(err_));                            \
-      std::exit(EXIT_FAILURE);                                           \
-    }                                                                    \
-  } while (0)
-
-#define CHECK_CUBLAS(call)                                                                 \
-  do {                                                                                     \
-    const cublasStatus_t st_ = (call);                                                     \
-    if (st_ != CUBLAS_STATUS_SUCCESS) {                                                    \
-      std::fprintf(stderr, "%s:%d: %s: status %d\n", __FILE__, __LINE__, #call, int(st_)); \
-      std::exit(EXIT_FAILURE);                                                             \
-    }                                                                                      \
-  } while (0)
+constexpr const char* kCublasSoname = REAL_CUBLAS;
 
 // The real cuBLAS functions, taken from the library by its soname and version
 // node so that the interposed cublas* names of libbwgemm are never called.
@@ -113,15 +93,15 @@ struct DeviceBuffer {
       : bytes(count * element_size(type)) {
     std::vector<unsigned char> host(bytes);
     for (size_t i = 0; i < count; ++i) store(type, value(), &host[i * element_size(type)]);
-    CHECK_CUDA(cudaMalloc(&ptr, bytes == 0 ? 1 : bytes));
-    CHECK_CUDA(cudaMemcpy(ptr, host.data(), bytes, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMalloc(&ptr, bytes == 0 ? 1 : bytes));
+    CUDA_OK(cudaMemcpy(ptr, host.data(), bytes, cudaMemcpyHostToDevice));
   }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
   ~DeviceBuffer() { cudaFree(ptr); }
   std::vector<unsigned char> read() const {
     std::vector<unsigned char> host(bytes);
-    CHECK_CUDA(cudaMemcpy(host.data(), ptr, bytes, cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemcpy(host.data(), ptr, bytes, cudaMemcpyDeviceToHost));
     return host;
   }
 };
@@ -195,14 +175,14 @@ bool run_case(cublasHandle_t handle, const RealCublas& real, const Case& c) {
   store(scalars_half ? CUDA_R_16F : CUDA_R_32F, c.alpha, host_scalars);
   store(scalars_half ? CUDA_R_16F : CUDA_R_32F, c.beta, host_scalars + scalar_size);
   void* device_scalars = nullptr;
-  CHECK_CUDA(cudaMalloc(&device_scalars, 2 * scalar_size));
-  CHECK_CUDA(cudaMemcpy(device_scalars, host_scalars, 2 * scalar_size, cudaMemcpyHostToDevice));
+  CUDA_OK(cudaMalloc(&device_scalars, 2 * scalar_size));
+  CUDA_OK(cudaMemcpy(device_scalars, host_scalars, 2 * scalar_size, cudaMemcpyHostToDevice));
   const unsigned char* scalars = c.mode == CUBLAS_POINTER_MODE_DEVICE
                                      ? static_cast<const unsigned char*>(device_scalars)
                                      : host_scalars;
   const void* alpha = scalars;
   const void* beta = scalars + scalar_size;
-  CHECK_CUBLAS(cublasSetPointerMode(handle, c.mode));
+  CUBLAS_OK(cublasSetPointerMode(handle, c.mode));
 
   const void* a_ptr =
       static_cast<const unsigned char*>(a.ptr) + c.a_offset * element_size(c.types.ab);
@@ -229,10 +209,10 @@ bool run_case(cublasHandle_t handle, const RealCublas& real, const Case& c) {
 
   bool ok = true;
   const cublasStatus_t ref_status = call(false, c_ref.ptr);
-  CHECK_CUBLAS(bwgemmSetThreadPolicy(c.policy));
+  CUBLAS_OK(bwgemmSetThreadPolicy(c.policy));
   const cublasStatus_t bw_status = call(true, c_bw.ptr);
-  CHECK_CUBLAS(bwgemmSetThreadPolicy(BWGEMM_POLICY_AUTO));
-  CHECK_CUDA(cudaDeviceSynchronize());
+  CUBLAS_OK(bwgemmSetThreadPolicy(BWGEMM_POLICY_AUTO));
+  CUDA_OK(cudaDeviceSynchronize());
   if (ref_status != CUBLAS_STATUS_SUCCESS || bw_status != ref_status) {
     std::printf("FAIL %s: status cuBLAS %d, bwgemm %d\n", c.name.c_str(), int(ref_status),
                 int(bw_status));
@@ -240,7 +220,7 @@ bool run_case(cublasHandle_t handle, const RealCublas& real, const Case& c) {
   }
   bwgemmDispatchInfo_t info{};
   info.size = sizeof info;
-  CHECK_CUBLAS(bwgemmGetLastDispatch(&info));
+  CUBLAS_OK(bwgemmGetLastDispatch(&info));
   if (info.path != BWGEMM_PATH_CUBLAS) {
     std::printf("FAIL %s: ran on path %d (%s), not cuBLAS\n", c.name.c_str(), int(info.path),
                 info.reason_name);
@@ -253,7 +233,7 @@ bool run_case(cublasHandle_t handle, const RealCublas& real, const Case& c) {
     std::printf("FAIL %s: C differs from cuBLAS's, first at byte %zu\n", c.name.c_str(), first);
     ok = false;
   }
-  CHECK_CUDA(cudaFree(device_scalars));
+  CUDA_OK(cudaFree(device_scalars));
   return ok;
 }
 
@@ -331,7 +311,7 @@ int check_invalid_calls(cublasHandle_t handle, const RealCublas& real) {
   DeviceBuffer b(64 * 64, CUDA_R_16F, constant(1.0f));
   DeviceBuffer c(64 * 64, CUDA_R_16F, constant(0.0f));
   const float one = 1.0f, zero = 0.0f;
-  CHECK_CUBLAS(cublasSetPointerMode(handle, CUBLAS_POINTER_MODE_HOST));
+  CUBLAS_OK(cublasSetPointerMode(handle, CUBLAS_POINTER_MODE_HOST));
   struct Args {
     const char* name;
     cublasHandle_t handle;
@@ -389,7 +369,7 @@ int check_invalid_calls(cublasHandle_t handle, const RealCublas& real) {
     std::printf("FAIL batched batch = 0: cuBLAS %d, bwgemm %d\n", int(expected), int(got));
     ++failures;
   }
-  CHECK_CUDA(cudaDeviceSynchronize());
+  CUDA_OK(cudaDeviceSynchronize());
   return failures;
 }
 
@@ -403,7 +383,7 @@ int main() {
   }
   const RealCublas real = load_real_cublas();
   cublasHandle_t handle;
-  CHECK_CUBLAS(cublasCreate(&handle));
+  CUBLAS_OK(cublasCreate(&handle));
 
   int failures = 0;
   const std::vector<Case> cases = make_cases();
@@ -412,6 +392,6 @@ int main() {
   const int invalid_failures = check_invalid_calls(handle, real);
   std::printf("invalid calls: %d differ from cuBLAS\n", invalid_failures);
 
-  CHECK_CUBLAS(cublasDestroy(handle));
+  CUBLAS_OK(cublasDestroy(handle));
   return failures + invalid_failures == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

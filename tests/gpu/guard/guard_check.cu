@@ -29,6 +29,7 @@
 #include <string>
 #include <thread>
 
+#include "../support/check.h"
 #include "core/device_caps.h"
 #include "core/env_config.h"
 #include "dispatch/family_guard.h"
@@ -48,15 +49,6 @@ void expect(bool ok, const char* what) {
   std::printf("%s: %s\n", ok ? "ok  " : "FAIL", what);
   if (!ok) ++g_failures;
 }
-
-#define CUDA_OK(call)                                                                           \
-  do {                                                                                          \
-    const cudaError_t err_ = (call);                                                            \
-    if (err_ != cudaSuccess) {                                                                  \
-      std::printf("FAIL %s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(err_)); \
-      std::exit(1);                                                                             \
-    }                                                                                           \
-  } while (0)
 
 // What a kernel whose bounded wait gave up does with its flag.
 __global__ void trip(ErrorFlag flag) { *static_cast<volatile uint32_t*>(flag.word) = flag.tag; }
@@ -236,8 +228,8 @@ int main() {
   const GuardDecision in_capture = guard_launch(guarded, caps, captured, &other);
   const bool enqueued =
       in_capture == GuardDecision::kLaunch &&
-      guarded.launch(captured, caps, guarded.choose_config(captured, caps, true).config, other).status ==
-          LaunchStatus::kEnqueued;
+      guarded.launch(captured, caps, guarded.choose_config(captured, caps, true).config, other)
+              .status == LaunchStatus::kEnqueued;
   if (in_capture == GuardDecision::kLaunch) trip<<<1, 1, 0, buf.s2>>>(other);
   cudaGraph_t graph;
   CUDA_OK(cudaStreamEndCapture(buf.s2, &graph));

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Helpers shared by the kernel GPU tests: error checks, skipping without a
-// GPU, the real cuBLAS, and device buffers.
+// Helpers shared by the kernel GPU tests: the real cuBLAS and device buffers
+// (the checks and skipping are every GPU test's: ../support/check.h).
 #pragma once
 
 #include <cublas_v2.h>
@@ -10,39 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define GPU_CHECK_STR_(x) #x
-#define GPU_CHECK_STR(x) GPU_CHECK_STR_(x)
-// The soname and version node of the real cuBLAS.
-#define REAL_CUBLAS "libcublas.so." GPU_CHECK_STR(CUBLAS_VER_MAJOR)
-
-#define CUDA_OK(call)                                                    \
-  do {                                                                   \
-    cudaError_t err_ = (call);                                           \
-    if (err_ != cudaSuccess) {                                           \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
-                   cudaGetErrorString(err_));                            \
-      std::exit(1);                                                      \
-    }                                                                    \
-  } while (0)
-
-#define CUBLAS_OK(call)                                                                    \
-  do {                                                                                     \
-    cublasStatus_t st_ = (call);                                                           \
-    if (st_ != CUBLAS_STATUS_SUCCESS) {                                                    \
-      std::fprintf(stderr, "%s:%d: %s: status %d\n", __FILE__, __LINE__, #call, int(st_)); \
-      std::exit(1);                                                                        \
-    }                                                                                      \
-  } while (0)
-
-// Exit code CTest reads as "skipped" (SKIP_RETURN_CODE 77).
-inline void skip_without_gpu() {
-  int count = 0;
-  const cudaError_t err = cudaGetDeviceCount(&count);
-  if (err != cudaSuccess || count == 0) {
-    std::printf("SKIP: no GPU (%s)\n", err != cudaSuccess ? cudaGetErrorString(err) : "0 devices");
-    std::exit(77);
-  }
-}
+#include "../support/check.h"
 
 // The real cuBLAS entry points, never bwgemm's interposers.
 struct RealCublas {

@@ -25,31 +25,11 @@
 
 #include "bwgemm/bwgemm.h"
 
-#define BWGEMM_STR_(x) #x
-#define BWGEMM_STR(x) BWGEMM_STR_(x)
+#include "../support/check.h"
 
 namespace {
 
-constexpr const char* kLtSoname = "libcublasLt.so." BWGEMM_STR(CUBLAS_VER_MAJOR);
-
-#define CHECK_CUDA(call)                                                 \
-  do {                                                                   \
-    const cudaError_t err_ = (call);                                     \
-    if (err_ != cudaSuccess) {                                           \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
-                   cudaGetErrorString(err_));                            \
-      std::exit(EXIT_FAILURE);                                           \
-    }                                                                    \
-  } while (0)
-
-#define CHECK_LT(call)                                                                     \
-  do {                                                                                     \
-    const cublasStatus_t st_ = (call);                                                     \
-    if (st_ != CUBLAS_STATUS_SUCCESS) {                                                    \
-      std::fprintf(stderr, "%s:%d: %s: status %d\n", __FILE__, __LINE__, #call, int(st_)); \
-      std::exit(EXIT_FAILURE);                                                             \
-    }                                                                                      \
-  } while (0)
+constexpr const char* kLtSoname = REAL_CUBLASLT;
 
 using MatmulFn = decltype(&cublasLtMatmul);
 
@@ -108,17 +88,17 @@ uint16_t from_float(cudaDataType t, float v) {
 
 template <class T>
 void set_desc(cublasLtMatmulDesc_t d, cublasLtMatmulDescAttributes_t attr, T value) {
-  CHECK_LT(cublasLtMatmulDescSetAttribute(d, attr, &value, sizeof value));
+  CUBLAS_OK(cublasLtMatmulDescSetAttribute(d, attr, &value, sizeof value));
 }
 
 template <class T>
 void set_layout(cublasLtMatrixLayout_t l, cublasLtMatrixLayoutAttribute_t attr, T value) {
-  CHECK_LT(cublasLtMatrixLayoutSetAttribute(l, attr, &value, sizeof value));
+  CUBLAS_OK(cublasLtMatrixLayoutSetAttribute(l, attr, &value, sizeof value));
 }
 
 struct Device {
   void* p = nullptr;
-  explicit Device(size_t bytes) { CHECK_CUDA(cudaMalloc(&p, bytes)); }
+  explicit Device(size_t bytes) { CUDA_OK(cudaMalloc(&p, bytes)); }
   ~Device() { cudaFree(p); }
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;
@@ -135,22 +115,22 @@ std::vector<uint16_t> run(MatmulFn matmul, cublasLtHandle_t lt, const Case& c,
   const int64_t sa = lda * c.m, sb = ldb * c.n, sc = ldc * c.n;
   Device da(a.size() * 2), db(b.size() * 2), dc(c_host.size() * 2), dd(c_host.size() * 2),
       dbias(bias.size()), scalars(8), workspace(size_t{1} << 22);
-  CHECK_CUDA(cudaMemcpy(da.p, a.data(), a.size() * 2, cudaMemcpyHostToDevice));
-  CHECK_CUDA(cudaMemcpy(db.p, b.data(), b.size() * 2, cudaMemcpyHostToDevice));
-  CHECK_CUDA(cudaMemcpy(dc.p, c_host.data(), c_host.size() * 2, cudaMemcpyHostToDevice));
+  CUDA_OK(cudaMemcpy(da.p, a.data(), a.size() * 2, cudaMemcpyHostToDevice));
+  CUDA_OK(cudaMemcpy(db.p, b.data(), b.size() * 2, cudaMemcpyHostToDevice));
+  CUDA_OK(cudaMemcpy(dc.p, c_host.data(), c_host.size() * 2, cudaMemcpyHostToDevice));
   // An out-of-place D starts as NaN inside m x n and C's bytes in the padding.
   std::vector<uint16_t> d_host = c_host;
   if (c.out_of_place)
     for (int64_t bt = 0; bt < c.batch; ++bt)
       for (int64_t j = 0; j < c.n; ++j)
         for (int64_t i = 0; i < c.m; ++i) d_host[size_t(bt * sc + j * ldc + i)] = 0x7fff;
-  CHECK_CUDA(cudaMemcpy(dd.p, d_host.data(), d_host.size() * 2, cudaMemcpyHostToDevice));
-  CHECK_CUDA(cudaMemcpy(dbias.p, bias.data(), bias.size(), cudaMemcpyHostToDevice));
+  CUDA_OK(cudaMemcpy(dd.p, d_host.data(), d_host.size() * 2, cudaMemcpyHostToDevice));
+  CUDA_OK(cudaMemcpy(dbias.p, bias.data(), bias.size(), cudaMemcpyHostToDevice));
   const float host_scalars[2] = {c.alpha, c.beta};
-  CHECK_CUDA(cudaMemcpy(scalars.p, host_scalars, sizeof host_scalars, cudaMemcpyHostToDevice));
+  CUDA_OK(cudaMemcpy(scalars.p, host_scalars, sizeof host_scalars, cudaMemcpyHostToDevice));
 
   cublasLtMatmulDesc_t desc;
-  CHECK_LT(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+  CUBLAS_OK(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
   set_desc(desc, CUBLASLT_MATMUL_DESC_TRANSA, int32_t{CUBLAS_OP_T});
   set_desc(desc, CUBLASLT_MATMUL_DESC_TRANSB, int32_t{CUBLAS_OP_N});
   set_desc(desc, CUBLASLT_MATMUL_DESC_EPILOGUE, uint32_t(c.epilogue));
@@ -167,10 +147,10 @@ std::vector<uint16_t> run(MatmulFn matmul, cublasLtHandle_t lt, const Case& c,
     set_desc(desc, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_BATCH_STRIDE, int64_t{c.m} * c.n);
   }
   cublasLtMatrixLayout_t la, lb, lc, ld;
-  CHECK_LT(cublasLtMatrixLayoutCreate(&la, c.type, c.k, c.m, lda));
-  CHECK_LT(cublasLtMatrixLayoutCreate(&lb, c.type, c.k, c.n, ldb));
-  CHECK_LT(cublasLtMatrixLayoutCreate(&lc, c.type, c.m, c.n, ldc));
-  CHECK_LT(cublasLtMatrixLayoutCreate(&ld, c.type, c.m, c.n, ldc));
+  CUBLAS_OK(cublasLtMatrixLayoutCreate(&la, c.type, c.k, c.m, lda));
+  CUBLAS_OK(cublasLtMatrixLayoutCreate(&lb, c.type, c.k, c.n, ldb));
+  CUBLAS_OK(cublasLtMatrixLayoutCreate(&lc, c.type, c.m, c.n, ldc));
+  CUBLAS_OK(cublasLtMatrixLayoutCreate(&ld, c.type, c.m, c.n, ldc));
   const int64_t strides[4] = {sa, sb, sc, sc};
   const cublasLtMatrixLayout_t layouts[4] = {la, lb, lc, ld};
   for (int i = 0; i < 4; ++i) {
@@ -182,8 +162,8 @@ std::vector<uint16_t> run(MatmulFn matmul, cublasLtHandle_t lt, const Case& c,
   const void* c_ptr = c.null_c ? nullptr : c.out_of_place ? dc.p : dd.p;
   *status = matmul(lt, desc, alpha, da.p, la, db.p, lb, beta, c_ptr, lc, dd.p, ld, nullptr,
                    workspace.p, size_t{1} << 22, nullptr);
-  CHECK_CUDA(cudaDeviceSynchronize());
-  CHECK_CUDA(cudaMemcpy(d_host.data(), dd.p, d_host.size() * 2, cudaMemcpyDeviceToHost));
+  CUDA_OK(cudaDeviceSynchronize());
+  CUDA_OK(cudaMemcpy(d_host.data(), dd.p, d_host.size() * 2, cudaMemcpyDeviceToHost));
   for (cublasLtMatrixLayout_t l : layouts) cublasLtMatrixLayoutDestroy(l);
   cublasLtMatmulDescDestroy(desc);
   return d_host;
@@ -271,7 +251,7 @@ int main() {
     return 77;
   }
   cublasLtHandle_t lt;
-  CHECK_LT(cublasLtCreate(&lt));
+  CUBLAS_OK(cublasLtCreate(&lt));
   void* bwgemm = library_containing(reinterpret_cast<const void*>(&bwgemmGetVersion));
   void* real_lt = dlopen(kLtSoname, RTLD_NOW | RTLD_NOLOAD);
   if (bwgemm == nullptr || real_lt == nullptr) {

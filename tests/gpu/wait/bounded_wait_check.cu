@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "../support/check.h"
 #include "core/env_config.h"
 #include "kernels/common/gemm_params.h"
 #include "kernels/ptx/barrier.cuh"
@@ -49,15 +50,6 @@ __global__ void wait_on_barrier(uint64_t budget_ns, uint64_t arrive_after_ns, Ou
     ptx::mbarrier_arrive(&bar);
   }
 }
-
-#define CUDA_OK(call)                                                                           \
-  do {                                                                                          \
-    const cudaError_t err_ = (call);                                                            \
-    if (err_ != cudaSuccess) {                                                                  \
-      std::printf("FAIL %s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(err_)); \
-      std::exit(1);                                                                             \
-    }                                                                                           \
-  } while (0)
 
 int g_failures = 0;
 
