@@ -49,8 +49,8 @@ std::vector<Shape> grid_shapes(const std::string& grid) {
     for (cublasOperation_t op_a : {CUBLAS_OP_T, CUBLAS_OP_N}) {
       // Decode: a weight of 2048 x 4096, 4096 x 4096, 14336 x 4096 or
       // 4096 x 14336, read once.
-      for (auto [m, k] : {std::pair<int64_t, int64_t>{2048, 4096}, {4096, 4096}, {14336, 4096},
-                          {4096, 14336}})
+      for (auto [m, k] :
+           {std::pair<int64_t, int64_t>{2048, 4096}, {4096, 4096}, {14336, 4096}, {4096, 14336}})
         for (int64_t n : {1, 16, 64}) add(m, n, k, op_a, dtype);
       // Small and skinny.
       for (int64_t e : {512, 1024, 2048}) add(e, e, e, op_a, dtype);
@@ -151,7 +151,7 @@ int run_tune(const std::string& self, const std::string& grid, const std::string
   std::vector<std::string> configs;
   if (gpu.cc_major == 9 && gpu.cc_minor == 0) {
     family = "sm90";
-    for (int c = 0; c < bwgemm::sm90::kConfigCount; ++c)
+    for (int c = 0; c < bwgemm::sm90::kFamilyConfigCount; ++c)
       configs.emplace_back(bwgemm::sm90::config_name(c));
   } else if (gpu.cc_major == 10 && (gpu.cc_minor == 0 || gpu.cc_minor == 3)) {
     family = "sm100";  // one configuration: the kernel path runs it unforced

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The two host functions the kernel families reach the driver through, for
-// the emulation build (instead of tma_encode.cpp and persistent_launch.cpp):
+// The host functions the kernels reach the driver through, for the
+// emulation build (instead of tma_encode.cpp, persistent_launch.cpp and
+// decode/enqueue.cpp):
 // the families' own parameter builders and launchers then run unchanged,
 // with the virtual GPU as the device.
 #include <algorithm>
@@ -9,6 +10,8 @@
 #include "emu/tensor_map.h"
 #include "kernels/common/kernel_view.h"
 #include "kernels/common/persistent_launch.h"
+#include "kernels/decode/config.h"
+#include "kernels/decode/variants.h"
 
 namespace bwgemm {
 
@@ -26,14 +29,23 @@ bool encode_tma_map(const TmaMapSpec& s, CUtensorMap* out) {
 
 namespace {
 
-struct PersistentLaunch {
-  KernelEntry kernel;
-  const GemmParams* params;
+// A kernel and its parameter block, passed by value to every thread like a
+// __grid_constant__ parameter.
+template <class Kernel, class Params>
+struct Launch {
+  Kernel kernel;
+  const Params* params;
+
+  static void run(void* arg) {
+    const auto* l = static_cast<const Launch*>(arg);
+    l->kernel(*l->params);
+  }
 };
 
-void run_kernel(void* arg) {
-  const auto* l = static_cast<const PersistentLaunch*>(arg);
-  l->kernel(*l->params);  // by value, like a __grid_constant__ parameter
+emu::RunResult run_grid(const emu::LaunchConfig& config, void (*run)(void*), void* launch) {
+  const emu::RunResult result = emu::run(config, emu::device_options(), run, launch);
+  emu::set_last_run(result);
+  return result;
 }
 
 }  // namespace
@@ -53,10 +65,24 @@ cudaError_t launch_persistent(const KernelVariant& v, const GemmParams& params,
   config.cluster_size = uint32_t(v.cluster_size);
   config.threads = uint32_t(v.threads);
   config.smem_bytes = v.smem_bytes;
-  PersistentLaunch launch{v.kernel, &params};
-  const emu::RunResult result = emu::run(config, emu::device_options(), run_kernel, &launch);
-  emu::set_last_run(result);
-  return result.ok ? cudaSuccess : cudaErrorLaunchFailure;
+  Launch<KernelEntry, GemmParams> launch{v.kernel, &params};
+  return run_grid(config, launch.run, &launch).ok ? cudaSuccess : cudaErrorLaunchFailure;
 }
+
+namespace decode {
+
+// One CTA per cluster, as the GPU launch has none.
+cudaError_t enqueue_decode(DecodeKernel kernel, unsigned ctas, uint32_t smem_bytes,
+                           const DecodeParams& params, cudaStream_t) {
+  emu::LaunchConfig config;
+  config.clusters = ctas;
+  config.cluster_size = 1;
+  config.threads = kThreads;
+  config.smem_bytes = smem_bytes;
+  Launch<DecodeKernel, DecodeParams> launch{kernel, &params};
+  return run_grid(config, launch.run, &launch).ok ? cudaSuccess : cudaErrorLaunchFailure;
+}
+
+}  // namespace decode
 
 }  // namespace bwgemm

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Both kernel families' instantiations for the emulation build: the same
+// Both kernel families' and the decode kernel's instantiations for the emulation build: the same
 // kernel bodies, configurations and variant table as variants_*.cu, with host
 // entry points that the virtual GPU's threads call.
 #include "kernels/sm100/variants.h"
 #include "kernels/common/variant_table.cuh"
+#include "kernels/decode/decode_kernel.cuh"
+#include "kernels/decode/variant_table.h"
 #include "kernels/sm100/gemm_kernel.cuh"
 #include "kernels/sm90/gemm_kernel.cuh"
 #include "kernels/sm90/variants.h"
@@ -36,3 +38,21 @@
 
 BWGEMM_EMULATED_FAMILY_(sm90)
 BWGEMM_EMULATED_FAMILY_(sm100)
+
+namespace bwgemm::decode {
+namespace {
+
+struct EmulatedEntry {
+  template <class Cfg>
+  static DecodeKernel of() {
+    return [](DecodeParams p) { decode_body<Cfg>(p); };
+  }
+};
+
+}  // namespace
+
+DecodeKernel kernel_for(DType ab, DType out, int shape) {
+  return pick_kernel<EmulatedEntry>(ab, out, shape);
+}
+
+}  // namespace bwgemm::decode

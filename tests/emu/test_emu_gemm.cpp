@@ -20,6 +20,7 @@
 
 #include "emu_runner.h"
 #include "kernels/common/kernel_view.h"
+#include "kernels/decode/check.h"
 #include "kernels/sm90/variants.h"
 
 using namespace bwgemm;
@@ -157,6 +158,31 @@ std::vector<Run> matrix() {
     runs.push_back({d, 8, 0});
     runs.push_back({d, 8, uint64_t(20 + i)});
   }
+  // The decode kernel's class (TN, <= 32 tokens, K a multiple of 8): one and
+  // two token blocks and a partial third, weight rows past a CTA's block, K
+  // past a warp's turn (K % 64 != 0), fewer K steps than warps, beta != 0,
+  // fp32 output, batches (B broadcast, a bias each), D with minimal leading
+  // dimensions (odd ldc), cuBLASLt's bias and activations, alpha == 0.
+  const int64_t tokens[][3] = {{67, 1, 1000}, {200, 16, 520}, {45, 29, 64}, {33, 8, 8}};
+  for (int i = 0; i < 4; ++i) {
+    GemmCase d;
+    d.ab = i % 2 ? DType::F16 : DType::BF16;
+    d.c = i == 2 ? DType::F32 : d.ab;
+    d.ta = true;
+    d.m = tokens[i][0];
+    d.n = tokens[i][1];
+    d.k = tokens[i][2];
+    d.beta = i % 2 ? -0.5f : 0.0f;
+    d.alpha = i == 3 ? 0.0f : 1.0f;
+    d.batch = i == 1 ? 3 : 1;
+    d.broadcast_b = i == 1;
+    d.integers = i != 2;
+    d.minimal_ld = i == 0;
+    d.bias = i == 1 || i == 2;
+    d.activation = i == 1 ? Activation::Relu : i == 2 ? Activation::Gelu : Activation::None;
+    d.out_of_place = i == 2;
+    runs.push_back({d, 4, 0});
+  }
   // cuBLASLt's epilogues (PyTorch's Linear is TN): bias per row of D of the
   // output type or fp32, ReLU, GELU; D apart from C; batches with a bias each.
   const auto epilogue = [&](DType ab, DType out, bool bias, DType bias_type, Activation act,
@@ -184,6 +210,7 @@ std::vector<Run> matrix() {
   epilogue(DType::F16, DType::F32, false, DType::F32, Activation::Gelu, true, 0.0625f, 0.5f, 1);
   epilogue(DType::F16, DType::F16, false, DType::F16, Activation::Relu, false, 1.0f, 0.0f, 1);
   epilogue(DType::BF16, DType::F32, true, DType::F32, Activation::Relu, true, 1.0f, 0.0f, 2);
+
   // Random interleavings and asynchronous completion orders.
   for (uint64_t seed = 1; seed <= 6; ++seed) {
     GemmCase r;
@@ -240,11 +267,16 @@ int main(int argc, char** argv) {
                              (r.seed ? " seed=" + std::to_string(r.seed) : "");
     if (filter != nullptr && name.find(filter) == std::string::npos) continue;
     const HostGemm g(r.c, case_seed);
+    const bool decode_config = config == sm90::kDecodeConfig;
     if (config >= 0) {
       const float unused = 0.0f;
-      const KernelView v = to_kernel_view(g.problem(
-          g.a.data(), g.b.data(), const_cast<uint8_t*>(g.c_initial.data()), &unused, &unused));
-      if (!sm90::config_compiled(config, variant_key(v))) {
+      const GemmProblem p = g.problem(g.a.data(), g.b.data(),
+                                      const_cast<uint8_t*>(g.c_initial.data()), &unused, &unused);
+      const bool takes = decode_config
+                             ? decode::check(p, DeviceCaps{0, 9, 0, int(r.sm_count), 232448}) ==
+                                   BWGEMM_REASON_KERNEL_SELECTED
+                             : sm90::config_compiled(config, variant_key(to_kernel_view(p)));
+      if (!takes) {
         ++skipped;
         continue;
       }
@@ -253,7 +285,7 @@ int main(int argc, char** argv) {
     emu::Options o;
     // A virtual device holds at least one cluster of the configuration.
     o.sm_count =
-        config >= 0
+        config >= 0 && !decode_config
             ? std::max<uint32_t>(r.sm_count, uint32_t(sm90::tile_shape(config, r.c.c).cluster_size))
             : r.sm_count;
     o.seed = r.seed;

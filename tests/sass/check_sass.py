@@ -80,6 +80,16 @@ def sm90_config_rules():
 LOCAL_MEMORY = [r"^LDL\b", r"^STL\b"]
 
 
+def decode(ab=r"[\w:]+"):
+    """The decode kernels of decode::Config<AB, Out, kShape>."""
+    return (r"^void bwgemm::decode::decode_kernel<bwgemm::decode::Config<"
+            rf"{ab}, [\w:]+, \d+> >\(bwgemm::decode::DecodeParams\)$")
+
+
+# 4 type pairs x the shapes of src/kernels/decode/config.h.
+DECODE_KERNELS = 4 * 3
+
+
 @dataclass
 class Rule:
     name: str
@@ -187,6 +197,36 @@ RULES = [
         forbid=LOCAL_MEMORY + [r"^UTCHMMA\s", r"^HGMMA\b", r"^HMMA\b"],
         optional=True,
         static_smem=True,
+    ),
+    # The decode kernel (src/kernels/decode): mma.sync fed by 16-byte loads,
+    # the weight streamed past L1 in 256-byte L2 fetches, the tokens through
+    # the read-only path; programmatic dependent launch; no TMA, no wgmma.
+    Rule(
+        "decode kernel",
+        decode(),
+        require=[
+            r"^HMMA\.16816\.F32\b",
+            r"^LDG\.E\.NA\.LTC256B\.128\.CONSTANT\b",
+            r"^LDG\.E\.128\.CONSTANT\b",
+            r"^ACQBULK\b",
+            r"^PREEXIT\b",
+        ],
+        forbid=LOCAL_MEMORY + [r"^HGMMA\b", r"^UTMALDG\b"],
+        count=DECODE_KERNELS,
+    ),
+    Rule(
+        "decode fp16 operands",
+        decode(ab="__half"),
+        require=[r"^HMMA\.16816\.F32\s"],
+        forbid=[r"^HMMA\S*\.BF16"],
+        count=DECODE_KERNELS // 2,
+    ),
+    Rule(
+        "decode bf16 operands",
+        decode(ab="__nv_bfloat16"),
+        require=[r"^HMMA\.16816\.F32\.BF16\s"],
+        forbid=[r"^HMMA\.16816\.F32\s"],
+        count=DECODE_KERNELS // 2,
     ),
     # The copy of an operand TMA cannot address into 16-byte rows
     # (src/kernels/common/pack.cu), built for sm_90, sm_100 and sm_103: one

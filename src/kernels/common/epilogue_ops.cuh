@@ -30,8 +30,8 @@ BWGEMM_HOST_DEVICE float activate(EpilogueActivation activation, float x) {
   return x;
 }
 
-// The bias of kernel-view column `col` (< p.cols) in batch `batch`.
-BWGEMM_HOST_DEVICE float bias_at(const GemmParams& p, int32_t batch, int32_t col) {
+// The bias of kernel-view column `col` in batch `batch`.
+BWGEMM_HOST_DEVICE float bias_at(const OutputStage& p, int32_t batch, int32_t col) {
   const int64_t i = int64_t(batch) * p.bias_stride + col;
   switch (p.bias_type) {
     case EpilogueBiasType::kF32: return static_cast<const float*>(p.bias)[i];
@@ -42,18 +42,20 @@ BWGEMM_HOST_DEVICE float bias_at(const GemmParams& p, int32_t batch, int32_t col
   return 0.0f;
 }
 
-// Bias and activation of two adjacent kernel-view columns col, col + 1 of one
-// row (a thread's accumulator pair). Nothing to do for the plain GEMM, a
-// uniform branch. Columns past p.cols are never stored; their bias is not read.
+// Bias and activation of one value of kernel-view column `col`.
+BWGEMM_HOST_DEVICE float finish(const OutputStage& s, int32_t batch, int32_t col, float v) {
+  if (s.bias != nullptr) v += bias_at(s, batch, col);
+  return activate(s.activation, v);
+}
+
+// The same for two adjacent kernel-view columns col, col + 1 of one row (a
+// thread's accumulator pair). Nothing to do for the plain GEMM, a uniform
+// branch. Columns past p.cols are never stored; their bias is not read.
 BWGEMM_HOST_DEVICE void finish_pair(const GemmParams& p, int32_t batch, int32_t col, float* v0,
                                     float* v1) {
-  if (!p.has_epilogue) return;
-  if (p.bias != nullptr) {
-    if (col < p.cols) *v0 += bias_at(p, batch, col);
-    if (col + 1 < p.cols) *v1 += bias_at(p, batch, col + 1);
-  }
-  *v0 = activate(p.activation, *v0);
-  *v1 = activate(p.activation, *v1);
+  if (!p.stage.has_epilogue) return;
+  if (col < p.cols) *v0 = finish(p.stage, batch, col, *v0);
+  if (col + 1 < p.cols) *v1 = finish(p.stage, batch, col + 1, *v1);
 }
 
 }  // namespace bwgemm::epilogue

@@ -25,6 +25,18 @@ struct ScalarArg {
 enum class EpilogueActivation : uint8_t { kNone, kRelu, kGelu };
 enum class EpilogueBiasType : uint8_t { kF32, kF16, kBF16 };
 
+// alpha, beta and the output stage after them (epilogue_ops.cuh), as
+// cuBLASLt's epilogues define it; every kernel's parameters hold one.
+struct OutputStage {
+  ScalarArg alpha, beta;
+  // Bias and activation; has_epilogue false: neither (the plain GEMM).
+  bool has_epilogue;
+  EpilogueActivation activation;
+  EpilogueBiasType bias_type;
+  const void* bias;     // NULL: no bias
+  int64_t bias_stride;  // elements between the bias vectors of a batch
+};
+
 // Where a kernel whose barrier protocol failed a bounded wait reports it: it
 // stores `tag` (non-zero, naming the call that launched it) in *word, a
 // host-mapped word the host reads without synchronising. word NULL: the
@@ -61,13 +73,7 @@ struct GemmParams {
   // matrix of D's type and shape for cublasLtMatmul, or NULL when beta == 0.
   const void* c_in;
   int64_t c_ld, c_stride;  // elements
-  ScalarArg alpha, beta;
-  // Bias and activation; has_epilogue false: neither (the plain GEMM).
-  bool has_epilogue;
-  EpilogueActivation activation;
-  EpilogueBiasType bias_type;
-  const void* bias;     // NULL: no bias
-  int64_t bias_stride;  // elements between the bias vectors of a batch
+  OutputStage stage;
   ErrorFlag error_flag;
   // How long a bounded wait may poll before it gives up (wait_budget_ns).
   uint64_t wait_budget_ns;

@@ -12,6 +12,23 @@ LoadPlan plan_loads(const KernelView& v) {
           !tma_addressable(v.out, v.out_ld, v.out_stride, v.out_type)};
 }
 
+OutputStage output_stage(const KernelView& v) {
+  OutputStage s{};
+  s.alpha = {v.alpha.on_device ? 0.0f : v.alpha.value,
+             v.alpha.on_device ? v.alpha.device : nullptr};
+  s.beta = {v.beta.on_device ? 0.0f : v.beta.value, v.beta.on_device ? v.beta.device : nullptr};
+  s.has_epilogue = v.epilogue.bias != nullptr || v.epilogue.activation != Activation::None;
+  s.activation = v.epilogue.activation == Activation::Relu   ? EpilogueActivation::kRelu
+                 : v.epilogue.activation == Activation::Gelu ? EpilogueActivation::kGelu
+                                                             : EpilogueActivation::kNone;
+  s.bias_type = v.epilogue.bias_type == DType::F16    ? EpilogueBiasType::kF16
+                : v.epilogue.bias_type == DType::BF16 ? EpilogueBiasType::kBF16
+                                                      : EpilogueBiasType::kF32;
+  s.bias = v.epilogue.bias;
+  s.bias_stride = v.batch > 1 ? v.epilogue.bias_stride : 0;
+  return s;
+}
+
 LaunchMaps launch_map_specs(const KernelView& v, const TileShape& s) {
   LaunchMaps maps{};
   maps.plan = plan_loads(v);
@@ -45,18 +62,7 @@ GemmParams launch_params_without_maps(const KernelView& v, const TileShape& s) {
   g.c_in = v.c_in;
   g.c_ld = v.c_ld;
   g.c_stride = v.c_stride;
-  g.has_epilogue = v.epilogue.bias != nullptr || v.epilogue.activation != Activation::None;
-  g.activation = v.epilogue.activation == Activation::Relu   ? EpilogueActivation::kRelu
-                 : v.epilogue.activation == Activation::Gelu ? EpilogueActivation::kGelu
-                                                             : EpilogueActivation::kNone;
-  g.bias_type = v.epilogue.bias_type == DType::F16    ? EpilogueBiasType::kF16
-                : v.epilogue.bias_type == DType::BF16 ? EpilogueBiasType::kBF16
-                                                      : EpilogueBiasType::kF32;
-  g.bias = v.epilogue.bias;
-  g.bias_stride = v.batch > 1 ? v.epilogue.bias_stride : 0;
-  g.alpha = {v.alpha.on_device ? 0.0f : v.alpha.value,
-             v.alpha.on_device ? v.alpha.device : nullptr};
-  g.beta = {v.beta.on_device ? 0.0f : v.beta.value, v.beta.on_device ? v.beta.device : nullptr};
+  g.stage = output_stage(v);
   return g;
 }
 

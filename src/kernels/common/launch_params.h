@@ -46,6 +46,9 @@ struct LoadPlan {
 };
 LoadPlan plan_loads(const KernelView& v);
 
+// alpha, beta, bias and activation of a view, as every kernel receives them.
+OutputStage output_stage(const KernelView& v);
+
 // The TMA map specs of a launch (exposed for unit tests); `out` is unused
 // when D is stored by threads.
 struct LaunchMaps {

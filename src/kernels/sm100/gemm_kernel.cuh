@@ -277,8 +277,8 @@ BWGEMM_DEVICE void gemm_kernel_body(const GemmParams& p) {
   ptx::tcgen05_fence_after_sync();
   const uint32_t tmem_base = *smem.tmem_slot();
 
-  const float alpha = p.alpha.load();
-  const float beta = p.beta.load();
+  const float alpha = p.stage.alpha.load();
+  const float beta = p.stage.beta.load();
   const int32_t k_blocks = k_block_count<Cfg::kBlockK>(p.depth, alpha);
 
   if (role == Role::Producer) {

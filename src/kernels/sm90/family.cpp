@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The sm90 kernel family as dispatch sees it.
 #include "kernels/sm90/family.h"
+#include "kernels/decode/launch.h"
 #include "kernels/sm90/config.h"
 #include "kernels/sm90/selection.h"
 #include "kernels/sm90/variants.h"
@@ -13,12 +14,14 @@ namespace {
 
 LaunchResult launch(const GemmProblem& p, const DeviceCaps& caps, int config,
                     ErrorFlag error_flag) {
+  if (config == kDecodeConfig) return decode::launch(p);
   return launch_gemm(kCatalog, p, caps, config, error_flag);
 }
 
 }  // namespace
 
-extern const KernelFamily kFamily = {BWGEMM_PATH_SM90, "sm90",      false,        runs_on, supports,
-                                     choose_config,    config_name, kConfigCount, launch};
+extern const KernelFamily kFamily = {
+    BWGEMM_PATH_SM90,   "sm90", false, runs_on, supports, choose_config, config_name,
+    kFamilyConfigCount, launch};
 
 }  // namespace bwgemm::sm90

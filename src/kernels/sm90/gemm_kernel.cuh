@@ -320,8 +320,8 @@ BWGEMM_DEVICE void gemm_kernel_body(const GemmParams& p) {
   ptx::grid_dependency_wait();
   ptx::grid_dependents_launch();
 
-  const float alpha = p.alpha.load();
-  const float beta = p.beta.load();
+  const float alpha = p.stage.alpha.load();
+  const float beta = p.stage.beta.load();
   const int32_t k_blocks = k_block_count<Cfg::kBlockK>(p.depth, alpha);
 
   if (role_of(warp) == Role::Producer) {

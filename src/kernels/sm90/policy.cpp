@@ -4,6 +4,8 @@
 #include <cstdint>
 
 #include "kernels/common/launch_params.h"
+#include "kernels/decode/check.h"
+#include "kernels/sm90/variants.h"
 
 namespace bwgemm::sm90 {
 namespace {
@@ -69,6 +71,20 @@ constexpr Row kRows[] = {
 
 bool in(int64_t v, int64_t lo, int64_t hi) { return v >= lo && (hi == 0 || v <= hi); }
 
+// The decode kernel (kernels/decode/: mma.sync on 16-byte loads, no staging)
+// against cuBLAS on TN decode, bf16, weights rotated past the L2, CUDA graph
+// of back-to-back calls, on an H100 (copy bandwidth 3.0 TB/s): at 1-16
+// tokens 1.18-1.27x on 2048 x 4096 and 4096 x 4096 weights (2.5-2.6 TB/s
+// against cuBLAS's 1.7-2.1), 0.99-1.07x on 64-117 MB weights; at 32 tokens
+// 0.87-0.96x. docs/perf.md has the table.
+constexpr int64_t kDecodeMaxTokens = 16;
+constexpr int64_t kDecodeMaxWeight = 4096 * 4096;  // elements
+
+bool decode_wins(const GemmProblem& p, const DeviceCaps& caps) {
+  return p.n <= kDecodeMaxTokens && p.m * p.k <= kDecodeMaxWeight &&
+         decode::check(p, caps) == BWGEMM_REASON_KERNEL_SELECTED;
+}
+
 }  // namespace
 
 ConfigChoice select_config(const GemmProblem& p, const DeviceCaps& caps) {
@@ -80,6 +96,9 @@ ConfigChoice select_config(const GemmProblem& p, const DeviceCaps& caps) {
   if (large_tile_wins(p, caps, cublas_fast_path))
     return {0, "off cuBLAS's fast path, a wave of 256x256 tiles: measured faster"};
   if (!aligned || p.batch != 1) return {-1, "cuBLAS measured faster"};
+  if (decode_wins(p, caps))
+    return {kDecodeConfig,
+            "TN decode, <= 16 tokens, weight <= 32 MB: the decode kernel measured faster"};
   const int64_t tokens = p.m < p.n ? p.m : p.n, rows = p.m < p.n ? p.n : p.m;
   for (const Row& r : kRows)
     if (in(tokens, 0, r.max_tokens) && in(rows, r.min_rows, r.max_rows) && in(p.k, r.min_k, 0) &&

@@ -7,6 +7,7 @@
 #include "core/env_config.h"
 #include "core/log.h"
 #include "kernels/common/kernel_view.h"
+#include "kernels/decode/check.h"
 #include "kernels/sm90/config.h"
 #include "kernels/sm90/policy.h"
 #include "kernels/sm90/variants.h"
@@ -23,6 +24,7 @@ constexpr std::array<uint32_t, kConfigCount> kSmemBytes =
     smem_bytes(std::make_integer_sequence<int, kConfigCount>{});
 
 bool runnable(int config, const GemmProblem& p, const DeviceCaps& caps) {
+  if (config == kDecodeConfig) return decode::check(p, caps) == BWGEMM_REASON_KERNEL_SELECTED;
   return config >= 0 && config_compiled(config, variant_key(to_kernel_view(p))) &&
          caps.smem_per_block_optin >= int(kSmemBytes[size_t(config)]);
 }

@@ -13,14 +13,16 @@ const KernelVariant* select_variant(int config, const VariantKey& key) {
   return bwgemm::select_variant(table, config, key);
 }
 
-// Names give the cluster's tile, as sm100's do.
+// Names give the cluster's tile, as sm100's do; the decode kernel's, the
+// most tokens it takes.
 const char* config_name(int config) {
+  if (config == kDecodeConfig) return "sm90_decode_n32";
   return config >= 0 && config < kConfigCount ? kShapes[config].name : "";
 }
 
 int config_by_name(const char* name) {
-  for (int c = 0; c < kConfigCount; ++c)
-    if (std::strcmp(kShapes[c].name, name) == 0) return c;
+  for (int c = 0; c < kFamilyConfigCount; ++c)
+    if (std::strcmp(config_name(c), name) == 0) return c;
   return -1;
 }
 

@@ -8,6 +8,7 @@
 #include "kernels/common/launch_params.h"
 #include "kernels/common/persistent_launch.h"
 #include "kernels/common/variant_select.h"
+#include "kernels/sm90/config.h"
 
 namespace bwgemm::sm90 {
 
@@ -24,8 +25,14 @@ BWGEMM_FOR_EACH_TYPE_PAIR(BWGEMM_DECLARE_VARIANTS_)
 // NULL when `config` is not compiled for the key's layout.
 const KernelVariant* select_variant(int config, const VariantKey& key);
 
+// The decode kernel (kernels/decode/) is the family's configuration after
+// the wgmma kernel's (config.h's kShapes).
+constexpr int kDecodeConfig = kConfigCount;
+constexpr int kFamilyConfigCount = kConfigCount + 1;
+
 // The family's configurations, by the index KernelFamily::choose_config
-// returns: a name and the tile shape of each (for an output type).
+// returns: a name and, for the wgmma kernel's, the tile shape of each (for an
+// output type).
 const char* config_name(int config);
 TileShape tile_shape(int config, DType out_type);
 // The configuration named `name`, or -1.

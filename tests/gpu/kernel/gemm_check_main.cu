@@ -168,6 +168,13 @@ int run_random(int count, uint64_t seed) {
     c.batch = 1 + int64_t(rng() % 3);
     c.broadcast_a = c.batch > 1 && rng() % 4 == 0;
     c.broadcast_b = c.batch > 1 && rng() % 4 == 0;
+    // Every 8th case a decode step: TN, a few tokens, K a multiple of 8.
+    if (i % 8 == 7) {
+      c.ta = true;
+      c.tb = false;
+      c.n = 1 + int64_t(rng() % 32);
+      c.k = 8 * (1 + int64_t(rng() % 300));
+    }
     tally.add(c, run_and_check(c, Runner::BwgemmForced, seed + uint64_t(i), nullptr));
   }
   return tally.finish("random");
@@ -200,6 +207,20 @@ std::vector<GemmCase> small_cases() {
       c.batch = 1;
       cases.push_back(c);
     }
+  // Decode steps (TN, a few tokens): 1 and 3 token blocks, beta != 0, fp32
+  // output, batches.
+  for (int j = 0; j < 2; ++j) {
+    GemmCase c;
+    c.ab = j ? Elem::BF16 : Elem::F16;
+    c.c = j ? Elem::F32 : c.ab;
+    c.ta = true;
+    c.m = 333 + 64 * j;
+    c.n = j ? 20 : 5;
+    c.k = 520 - 8 * j;
+    c.beta = j ? 0.5f : 0.0f;
+    c.batch = 1 + j;
+    cases.push_back(c);
+  }
   return cases;
 }
 

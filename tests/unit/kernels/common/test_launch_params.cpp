@@ -425,10 +425,10 @@ void params_without_maps(void**) {
     assert_ptr_equal(g.out, c.C);
     assert_int_equal(g.out_ld, c.ldc);
     assert_int_equal(g.out_stride, c.batch > 1 ? c.strideC : 0);
-    assert_true(g.alpha.value == kAlpha);
-    assert_null(g.alpha.device);
-    assert_true(g.beta.value == kBeta);
-    assert_null(g.beta.device);
+    assert_true(g.stage.alpha.value == kAlpha);
+    assert_null(g.stage.alpha.device);
+    assert_true(g.stage.beta.value == kBeta);
+    assert_null(g.stage.beta.device);
   });
 }
 
@@ -458,10 +458,10 @@ void device_scalars_are_passed_as_pointers(void**) {
   c.beta = kDeviceBeta;
   const GemmParams g = bwgemm::launch_params_without_maps(
       bwgemm::to_kernel_view(problem_of(c, CUBLAS_POINTER_MODE_DEVICE)), shape_for(DType::BF16));
-  assert_ptr_equal(g.alpha.device, kDeviceAlpha);
-  assert_ptr_equal(g.beta.device, kDeviceBeta);
-  assert_true(g.alpha.value == 0.0f);
-  assert_true(g.beta.value == 0.0f);
+  assert_ptr_equal(g.stage.alpha.device, kDeviceAlpha);
+  assert_ptr_equal(g.stage.beta.device, kDeviceBeta);
+  assert_true(g.stage.alpha.value == 0.0f);
+  assert_true(g.stage.beta.value == 0.0f);
 }
 
 int reset_encoder(void**) {

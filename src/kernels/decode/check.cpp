@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+#include "kernels/decode/check.h"
+
+#include <climits>
+
+#include "kernels/common/kernel_view.h"
+#include "kernels/common/launch_params.h"
+#include "kernels/decode/config.h"
+
+namespace bwgemm::decode {
+namespace {
+
+// 16-byte vector loads: the same condition as TMA's.
+bool vector_loadable(const OperandView& op, DType type) {
+  return !op.mn_major && tma_addressable(op.base, op.ld, op.stride, type);
+}
+
+}  // namespace
+
+bwgemmReason_t check(const GemmProblem& p, const DeviceCaps& caps) {
+  const KernelView v = to_kernel_view(p);
+  const bool fits = v.rows >= 1 && v.rows <= kMaxTokens && v.cols >= 1 && v.cols <= INT_MAX &&
+                    v.depth <= INT_MAX && v.depth % 8 == 0 && v.batch >= 1 &&
+                    (v.cols + 15) / 16 * v.batch <= INT_MAX &&
+                    vector_loadable(v.row_operand, v.ab_type) &&
+                    vector_loadable(v.col_operand, v.ab_type) &&
+                    (p.sm_count_target == 0 || p.sm_count_target >= caps.sm_count);
+  return fits ? BWGEMM_REASON_KERNEL_SELECTED : BWGEMM_REASON_UNSUPPORTED_LAYOUT;
+}
+
+}  // namespace bwgemm::decode

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+// The decode kernel's shapes: one per token count class, measured with
+// bwgemm-bench (docs/perf.md). A CTA of 8 warps owns 16 x weight_blocks rows
+// of the weight over all of K; its warps take turns along K in steps of 64
+// (one 128-byte line of each row) and add their partial sums in a fixed
+// order at the end, so results are bitwise reproducible.
+#pragma once
+
+#include <cstdint>
+
+namespace bwgemm::decode {
+
+// The most tokens (cuBLAS's n) the kernel takes.
+constexpr int kMaxTokens = 32;
+constexpr int kWarps = 8;  // per CTA
+constexpr int kThreads = 32 * kWarps;
+
+struct Shape {
+  int token_blocks;   // 8 tokens each (mma N)
+  int weight_blocks;  // 16 weight rows each (mma M), per warp
+  int unroll;         // K steps whose loads are in flight at once, per warp
+  int min_ctas_per_sm;
+};
+
+// <= 8, <= 16 and <= 32 tokens.
+inline constexpr Shape kShapes[] = {{1, 1, 4, 2}, {2, 1, 4, 2}, {4, 1, 1, 2}};
+constexpr int kShapeCount = int(sizeof kShapes / sizeof kShapes[0]);
+
+// Weight rows per CTA.
+constexpr int cta_cols(const Shape& s) { return 16 * s.weight_blocks; }
+// Dynamic shared memory: every warp's partial sums, as mma fragments (4
+// floats per lane and block pair).
+constexpr uint32_t smem_bytes(const Shape& s) {
+  return uint32_t(kWarps * s.weight_blocks * s.token_blocks * 4 * 32) * sizeof(float);
+}
+
+// The shape for `tokens` (1 .. kMaxTokens).
+constexpr int shape_for_tokens(int64_t tokens) { return tokens <= 8 ? 0 : tokens <= 16 ? 1 : 2; }
+
+template <class AB_, class Out_, int kShape_>
+struct Config {
+  using AB = AB_;
+  using Out = Out_;
+  static constexpr Shape kShape = kShapes[kShape_];
+  static constexpr int kWarps = decode::kWarps;
+  static constexpr int kThreads = decode::kThreads;
+  static constexpr int kTokenBlocks = kShape.token_blocks;
+  static constexpr int kWeightBlocks = kShape.weight_blocks;
+  static constexpr int kCtaCols = cta_cols(kShape);
+  static constexpr int kUnroll = kShape.unroll;
+  static constexpr int kMinCtasPerSm = kShape.min_ctas_per_sm;
+  static constexpr int kStepK = 64;
+};
+
+}  // namespace bwgemm::decode

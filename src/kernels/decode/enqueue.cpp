@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+#include <cuda_runtime.h>
+
+#include "kernels/decode/config.h"
+#include "kernels/decode/variants.h"
+
+namespace bwgemm::decode {
+
+cudaError_t enqueue_decode(DecodeKernel kernel, unsigned ctas, uint32_t smem_bytes,
+                           const DecodeParams& params, cudaStream_t stream) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(ctas, 1, 1);
+  config.blockDim = dim3(kThreads, 1, 1);
+  config.dynamicSmemBytes = smem_bytes;
+  config.stream = stream;
+  // The prologue overlaps the previous grid on the stream (the kernel waits
+  // for it before reading anything).
+  cudaLaunchAttribute programmatic{};
+  programmatic.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  programmatic.val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = &programmatic;
+  config.numAttrs = 1;
+  return cudaLaunchKernelEx(&config, kernel, params);
+}
+
+}  // namespace bwgemm::decode

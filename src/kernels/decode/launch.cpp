@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+#include "kernels/decode/launch.h"
+
+#include <atomic>
+
+#include "core/log.h"
+#include "kernels/common/launch_params.h"
+#include "kernels/decode/config.h"
+#include "kernels/decode/variants.h"
+
+namespace bwgemm::decode {
+namespace {
+
+std::atomic<bool> g_launch_failure_warned{false};
+
+}  // namespace
+
+DecodeParams make_params(const KernelView& v, int shape) {
+  DecodeParams d{};
+  d.tokens = v.row_operand.base;
+  d.tokens_ld = v.row_operand.ld;
+  d.tokens_stride = v.row_operand.stride;
+  d.weight = v.col_operand.base;
+  d.weight_ld = v.col_operand.ld;
+  d.weight_stride = v.col_operand.stride;
+  d.out = v.out;
+  d.out_ld = v.out_ld;
+  d.out_stride = v.out_stride;
+  d.c_in = v.c_in;
+  d.c_ld = v.c_ld;
+  d.c_stride = v.c_stride;
+  d.rows = static_cast<int32_t>(v.rows);
+  d.cols = static_cast<int32_t>(v.cols);
+  d.depth = static_cast<int32_t>(v.depth);
+  const int cols = cta_cols(kShapes[shape]);
+  d.col_blocks = static_cast<int32_t>((v.cols + cols - 1) / cols);
+  d.stage = output_stage(v);
+  return d;
+}
+
+LaunchResult launch(const GemmProblem& p) {
+  const KernelView v = to_kernel_view(p);
+  const int shape = shape_for_tokens(v.rows);
+  const DecodeKernel kernel = kernel_for(v.ab_type, v.out_type, shape);
+  if (kernel == nullptr) return {LaunchStatus::kForward, BWGEMM_REASON_LAUNCH_FAILED};
+  const DecodeParams params = make_params(v, shape);
+  const cudaError_t err = enqueue_decode(kernel, unsigned(params.col_blocks * v.batch),
+                                         smem_bytes(kShapes[shape]), params, p.stream);
+  if (err != cudaSuccess) {
+    if (!g_launch_failure_warned.exchange(true))
+      log_warning("decode kernel launch failed (CUDA error %d); forwarding to cuBLAS",
+                  static_cast<int>(err));
+    return {LaunchStatus::kForward, BWGEMM_REASON_LAUNCH_FAILED};
+  }
+  return {LaunchStatus::kEnqueued, BWGEMM_REASON_KERNEL_SELECTED};
+}
+
+}  // namespace bwgemm::decode
