@@ -72,16 +72,17 @@ constexpr Row kRows[] = {
 bool in(int64_t v, int64_t lo, int64_t hi) { return v >= lo && (hi == 0 || v <= hi); }
 
 // The decode kernel (kernels/decode/: mma.sync on 16-byte loads, no staging)
-// against cuBLAS on TN decode, bf16, weights rotated past the L2, CUDA graph
-// of back-to-back calls, on an H100 (copy bandwidth 3.0 TB/s): at 1-16
-// tokens 1.18-1.27x on 2048 x 4096 and 4096 x 4096 weights (2.5-2.6 TB/s
-// against cuBLAS's 1.7-2.1), 0.99-1.07x on 64-117 MB weights; at 32 tokens
-// 0.87-0.96x. docs/perf.md has the table.
+// against cuBLAS, TN, bf16 and fp16, weights rotated past the L2, CUDA graph
+// of back-to-back calls (bwgemm-bench --suite decode, docs/perf.md v11), on
+// an H100 (copy bandwidth 3.0 TB/s): at 1-16 tokens 1.02-1.19x on a 4096 x
+// 4096 weight and 1.05-1.06x on 4096 x 14336, where its CTAs (16 weight rows
+// each, two per SM) fit in one wave; with more rows 0.95-1.02x (14336 x 4096,
+// 8192 x 8192); at 32 tokens 0.82-0.94x everywhere.
 constexpr int64_t kDecodeMaxTokens = 16;
-constexpr int64_t kDecodeMaxWeight = 4096 * 4096;  // elements
 
 bool decode_wins(const GemmProblem& p, const DeviceCaps& caps) {
-  return p.n <= kDecodeMaxTokens && p.m * p.k <= kDecodeMaxWeight &&
+  const int64_t one_wave_rows = 2 * 16 * int64_t(caps.sm_count);
+  return p.n <= kDecodeMaxTokens && p.m <= one_wave_rows &&
          decode::check(p, caps) == BWGEMM_REASON_KERNEL_SELECTED;
 }
 

@@ -165,6 +165,52 @@ void decode_rows_say_cublas_with_their_rule(void**) {
   assert_non_null(std::strstr(config(2048, 16, 4096, BF16).rule, "<= 2112 rows"));
 }
 
+// TN decode with <= 16 tokens from a weight whose rows fit one wave of the
+// decode kernel's CTAs (2 x 16 rows per SM) runs the decode kernel; 32
+// tokens, more rows, NN, unaligned tokens, K % 8 != 0 or an SM count target
+// keep the rows above.
+void decode_kernel_takes_tn_decode_in_one_wave(void**) {
+  const DeviceCaps caps{0, 9, 0, 132, 232448};
+  const auto tn = [](int64_t m, int64_t n, int64_t k) {
+    GemmProblem p = problem({m, n, k, 1, BF16, BF16, 132, false});
+    p.trans_a = true;
+    p.lda = p.ldb = k;
+    p.ldc = p.ldd = m;
+    return p;
+  };
+  for (int64_t n : {1, 8, 16}) {
+    const bwgemm::ConfigChoice c = bwgemm::sm90::select_config(tn(4096, n, 4096), caps);
+    assert_int_equal(c.config, bwgemm::sm90::kDecodeConfig);
+    assert_non_null(std::strstr(c.rule, "decode kernel measured faster"));
+    assert_int_equal(bwgemm::sm90::select_config(tn(4224, n, 14336), caps).config,
+                     bwgemm::sm90::kDecodeConfig);
+  }
+  assert_int_equal(bwgemm::sm90::select_config(tn(4096, 32, 4096), caps).config, -1);
+  assert_int_equal(bwgemm::sm90::select_config(tn(4225, 16, 4096), caps).config, -1);
+  assert_int_equal(bwgemm::sm90::select_config(tn(14336, 1, 4096), caps).config, -1);
+  GemmProblem p = tn(4096, 8, 4096);
+  p.trans_a = false;  // NN: the weight is M-contiguous
+  assert_int_equal(bwgemm::sm90::select_config(p, caps).config, -1);
+  p = tn(4096, 8, 4096);
+  p.ldb = 4100;  // tokens' rows not 16-byte aligned
+  assert_int_equal(bwgemm::sm90::select_config(p, caps).config, -1);
+  p = tn(4096, 8, 4092);  // K % 8 != 0
+  assert_int_equal(bwgemm::sm90::select_config(p, caps).config, -1);
+  p = tn(4096, 8, 4096);
+  p.sm_count_target = 66;  // the decode grid is not persistent
+  assert_int_equal(bwgemm::sm90::select_config(p, caps).config, -1);
+  // Named, it runs where it can; elsewhere the table's choice stands.
+  assert_int_equal(
+      bwgemm::sm90::choose(tn(4096, 32, 4096), caps, false, bwgemm::sm90::kDecodeConfig).config,
+      -1);
+  assert_int_equal(
+      bwgemm::sm90::choose(tn(4096, 32, 4096), caps, true, bwgemm::sm90::kDecodeConfig).config,
+      bwgemm::sm90::kDecodeConfig);
+  assert_int_equal(
+      bwgemm::sm90::choose(tn(4096, 33, 4096), caps, true, bwgemm::sm90::kDecodeConfig).config, 0);
+  assert_string_equal(bwgemm::sm90::config_name(bwgemm::sm90::kDecodeConfig), "sm90_decode_n32");
+}
+
 // choose(): a configuration named (BWGEMM_SM90_CONFIG) replaces the table's
 // wherever the kernel runs and it is compiled for the layout; it never turns
 // a cuBLAS row into a kernel run unless forced.
@@ -194,6 +240,7 @@ void a_named_configuration_replaces_the_choice(void**) {
 int main() {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(cublas_keeps_its_fast_path),
+      cmocka_unit_test(decode_kernel_takes_tn_decode_in_one_wave),
       cmocka_unit_test(odd_sizes_with_a_wave_of_tiles_take_the_kernel),
       cmocka_unit_test(small_shapes_and_short_k_stay_with_cublas),
       cmocka_unit_test(fp32_outputs_stay_with_cublas),
