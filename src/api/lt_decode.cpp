@@ -177,8 +177,11 @@ bwgemmReason_t decode_descriptor(const RealCublasLt& lt, cublasLtMatmulDesc_t de
 
 bwgemmReason_t decode_lt_kernel_attributes(const RealCublasLt& lt, const LtMatmulArgs& a,
                                            cudaDataType d_type, LtDecoded* out) {
-  for (cublasLtMatrixLayout_t layout : {a.Adesc, a.Bdesc, a.Cdesc, a.Ddesc})
-    if (!layout_extras_at_default(lt, layout)) return BWGEMM_REASON_LT_UNSUPPORTED;
+  // (D's layout object may be C's: read once.)
+  for (cublasLtMatrixLayout_t layout :
+       {a.Adesc, a.Bdesc, a.Cdesc, a.Ddesc == a.Cdesc ? nullptr : a.Ddesc})
+    if (layout != nullptr && !layout_extras_at_default(lt, layout))
+      return BWGEMM_REASON_LT_UNSUPPORTED;
   const cublasLtMatmulDesc_t desc = a.desc;
   if (!unimplemented_attributes_at_default(lt, desc)) return BWGEMM_REASON_LT_UNSUPPORTED;
   int32_t sm_count = 0;
@@ -233,14 +236,19 @@ bwgemmReason_t decode_lt_call(const RealCublasLt& lt, const LtMatmulArgs& a, Raw
   // (A NULL handle is classify_call's to name.)
   if (a.desc == nullptr) return BWGEMM_REASON_INVALID_ARGUMENT;
 
+  // PyTorch describes C and D with one layout object: it is read once (each
+  // getter is forwarding cost).
+  const bool d_is_c = a.Ddesc == a.Cdesc;
   Layout A{}, B{}, C{}, D{};
   bwgemmReason_t layout_reason = BWGEMM_REASON_KERNEL_SELECTED;
   for (auto [layout, matrix] : {std::pair{a.Adesc, &A}, std::pair{a.Bdesc, &B},
                                 std::pair{a.Cdesc, &C}, std::pair{a.Ddesc, &D}}) {
+    if (matrix == &D && d_is_c) break;
     const bwgemmReason_t r = read_matrix(lt, layout, matrix);
     if (r == BWGEMM_REASON_INVALID_ARGUMENT) return r;
     if (layout_reason == BWGEMM_REASON_KERNEL_SELECTED) layout_reason = r;
   }
+  if (d_is_c) D = C;
   const bwgemmReason_t desc_reason = decode_descriptor(lt, a.desc, call, out);
 
   // D is m x n; op(A) m x k; op(B) k x n. Filled in before any refusal, so

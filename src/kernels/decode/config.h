@@ -24,7 +24,7 @@ struct Shape {
 
 // <= 8, <= 16 and <= 32 tokens (the unroll and shape of each measured
 // against others on an H100: docs/perf.md v11).
-inline constexpr Shape kShapes[] = {{1, 1, 8, 2}, {2, 1, 4, 2}, {4, 1, 1, 2}};
+inline constexpr Shape kShapes[] = {{1, 1, 8, 2}, {2, 1, 2, 2}, {4, 1, 1, 2}};
 constexpr int kShapeCount = int(sizeof kShapes / sizeof kShapes[0]);
 
 // Weight rows per CTA.

@@ -56,6 +56,7 @@ struct LtCase {
   int64_t lda = 16, ldb = 16, ldc = 64, ldd = 64;
   int32_t batch = 1;
   int64_t stride_a = 0, stride_b = 0, stride_c = 0, stride_d = 0;
+  bool d_uses_c_layout = false;  // Ddesc == Cdesc, as PyTorch passes them
   cublasLtHandle_t handle = address<cublasLtContext>(0x6000);
   const void* alpha = &kAlpha;
   const void* beta = &kBeta;
@@ -134,7 +135,7 @@ MockLtCall arguments(const LtCase& c, const Descriptors& d) {
           c.C,
           d.layouts[2],
           c.D,
-          d.layouts[3],
+          c.d_uses_c_layout ? d.layouts[2] : d.layouts[3],
           c.algo,
           c.workspace,
           c.workspace_bytes,
@@ -570,6 +571,33 @@ void policy_preference_skips_the_kernel_attributes(void**) {
   assert_int_equal(kernel_getters - forwarded_getters, 4 * 2 + 18 + 1 + 3);
 }
 
+// D described by C's layout object (PyTorch's Linear) is read once: its
+// 9 getters (7 decoded, plane offset and batch mode) are forwarding and
+// launch cost; the problem is the same.
+void a_layout_shared_by_c_and_d_is_read_once(void**) {
+  const MockCublasLtControl& lt = mock_cublaslt();
+  int before = lt.getter_call_count();
+  const GemmProblem separate = assert_launched(LtCase{}, "C and D layouts apart");
+  const int separate_getters = lt.getter_call_count() - before;
+  LtCase shared;
+  shared.d_uses_c_layout = true;
+  before = lt.getter_call_count();
+  const GemmProblem one = assert_launched(shared, "one layout for C and D");
+  assert_int_equal(separate_getters - (lt.getter_call_count() - before), 9);
+  assert_int_equal(one.m, separate.m);
+  assert_int_equal(one.n, separate.n);
+  assert_int_equal(one.ldc, separate.ldc);
+  assert_int_equal(one.ldd, separate.ldd);
+  assert_int_equal(one.stride_d, separate.stride_d);
+  fake::behavior(0).config = -1;
+  before = lt.getter_call_count();
+  assert_forwarded(LtCase{}, BWGEMM_REASON_POLICY_PREFERS_CUBLAS, "forwarded, layouts apart");
+  const int forwarded_separate = lt.getter_call_count() - before;
+  before = lt.getter_call_count();
+  assert_forwarded(shared, BWGEMM_REASON_POLICY_PREFERS_CUBLAS, "forwarded, one layout");
+  assert_int_equal(forwarded_separate - (lt.getter_call_count() - before), 7);
+}
+
 void failed_launch_is_forwarded(void**) {
   fake::behavior(0).launch_result = {bwgemm::LaunchStatus::kForward, BWGEMM_REASON_LAUNCH_FAILED};
   assert_forwarded(LtCase{}, BWGEMM_REASON_LAUNCH_FAILED, "failed launch", true);
@@ -657,6 +685,7 @@ int main() {
       TEST(sm_count_target_of_the_descriptor_reaches_the_kernel),
       TEST(attribute_unknown_to_the_library_counts_as_default),
       TEST(unsupported_calls_are_forwarded_bit_for_bit),
+      TEST(a_layout_shared_by_c_and_d_is_read_once),
       TEST(unreadable_descriptor_is_forwarded),
       TEST(forced_cublas_policy_forwards_without_decoding),
       TEST(policy_preference_for_cublas_is_forwarded),
