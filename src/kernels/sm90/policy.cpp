@@ -74,10 +74,11 @@ bool in(int64_t v, int64_t lo, int64_t hi) { return v >= lo && (hi == 0 || v <= 
 // The decode kernel (kernels/decode/: mma.sync on 16-byte loads, no staging)
 // against cuBLAS, TN, bf16 and fp16, weights rotated past the L2, CUDA graph
 // of back-to-back calls (bwgemm-bench --suite decode, docs/perf.md v11), on
-// an H100 (copy bandwidth 3.0 TB/s): at 1-16 tokens 1.02-1.19x on a 4096 x
-// 4096 weight and 1.05-1.06x on 4096 x 14336, where its CTAs (16 weight rows
-// each, two per SM) fit in one wave; with more rows 0.95-1.02x (14336 x 4096,
-// 8192 x 8192); at 32 tokens 0.82-0.94x everywhere.
+// an H100 (copy bandwidth 3.0 TB/s): at 1-16 tokens 1.04-1.20x on a 4096 x
+// 4096 weight and 1.04-1.05x on 4096 x 14336, where its CTAs (16 weight rows
+// each, two per SM) fit in one wave; with more rows 0.96-1.04x (14336 x 4096,
+// 8192 x 8192); at 32 tokens 0.85-0.94x everywhere, whatever the unroll or
+// rows per CTA.
 constexpr int64_t kDecodeMaxTokens = 16;
 
 bool decode_wins(const GemmProblem& p, const DeviceCaps& caps) {
@@ -99,7 +100,7 @@ ConfigChoice select_config(const GemmProblem& p, const DeviceCaps& caps) {
   if (!aligned || p.batch != 1) return {-1, "cuBLAS measured faster"};
   if (decode_wins(p, caps))
     return {kDecodeConfig,
-            "TN decode, <= 16 tokens, weight <= 32 MB: the decode kernel measured faster"};
+            "TN decode, <= 16 tokens, <= 32 weight rows per SM: the decode kernel measured faster"};
   const int64_t tokens = p.m < p.n ? p.m : p.n, rows = p.m < p.n ? p.n : p.m;
   for (const Row& r : kRows)
     if (in(tokens, 0, r.max_tokens) && in(rows, r.min_rows, r.max_rows) && in(p.k, r.min_k, 0) &&
