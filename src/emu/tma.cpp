@@ -14,6 +14,8 @@
 //    at 16-byte granularity, as measured on an H200: the
 //    elements past the last column up to the next 16-byte boundary of the
 //    row are written too;
+//  - a plain bulk store (cp.async.bulk, no map) copies 16-byte aligned bytes
+//    from shared to global memory;
 //  - stores join the thread's current bulk async-group; wait_group N waits
 //    until at most N committed groups are pending.
 // Operations are asynchronous: they run when the scheduler completes them
@@ -110,7 +112,8 @@ void issue_load(void* dst, const CUtensorMap* map, uint64_t* bar, uint16_t mask,
 }
 
 bool same_group(const AsyncOp& op, const void* group) {
-  return op.kind == AsyncKind::TmaStore && op.group == *static_cast<const uint64_t*>(group);
+  return (op.kind == AsyncKind::TmaStore || op.kind == AsyncKind::BulkStore) &&
+         op.group == *static_cast<const uint64_t*>(group);
 }
 
 bool group_pending(uint64_t group) {
@@ -160,19 +163,26 @@ void perform_tma_load(const AsyncOp& op) {
   }
 }
 
+// A store reads its source when it completes: it must still hold what it
+// held at issue.
+void check_source_unchanged(const AsyncOp& op, const char* what) {
+  const Cta& src = *op.cluster->ctas[op.origin_rank];
+  if (std::memcmp(op.source.data(), src.window + op.smem_offset, op.source.size()) != 0) {
+    violation("PTX ISA cp.async.bulk.wait_group",
+              format("the shared-memory source [0x%x, 0x%zx) of %s #%llu (CTA %u thread %u) "
+                     "changed before the store read it: overwritten without "
+                     "cp.async.bulk.wait_group.read",
+                     op.smem_offset, op.smem_offset + op.source.size(), what,
+                     static_cast<unsigned long long>(op.seq), op.origin_rank, op.origin_tid));
+  }
+}
+
 void perform_tma_store(const AsyncOp& op) {
   const TensorMapInfo& m = op.map;
   const uint32_t elem = m.elem_bytes, span = swizzle_span(m.swizzle);
   const uint32_t row_bytes = m.box[0] * elem;
   const Cta& src = *op.cluster->ctas[op.origin_rank];
-  if (std::memcmp(op.source.data(), src.window + op.smem_offset, op.source.size()) != 0) {
-    violation("PTX ISA cp.async.bulk.wait_group",
-              format("the shared-memory source [0x%x, 0x%zx) of TMA store #%llu (CTA %u thread %u) "
-                     "changed before the store read it: overwritten without "
-                     "cp.async.bulk.wait_group.read",
-                     op.smem_offset, op.smem_offset + op.source.size(),
-                     static_cast<unsigned long long>(op.seq), op.origin_rank, op.origin_tid));
-  }
+  check_source_unchanged(op, "TMA store");
   // The contiguous dimension is clipped at 16-byte granularity.
   const int64_t inner_limit = int64_t((m.dims[0] * elem + 15) / 16 * 16);
   uint8_t* base = const_cast<uint8_t*>(m.base);
@@ -190,6 +200,11 @@ void perform_tma_store(const AsyncOp& op) {
       }
     }
   }
+}
+
+void perform_bulk_store(const AsyncOp& op) {
+  check_source_unchanged(op, "bulk store");
+  std::memcpy(op.global, op.source.data(), op.source.size());
 }
 
 // ---- the primitives ---------------------------------------------------------
@@ -248,6 +263,39 @@ void tma_store_3d(const CUtensorMap* map, const void* src, int32_t c0, int32_t c
   a.reads[0].add(a.smem_offset, info.box_bytes());
   check_no_pending_load(cta, a.reads[0], op);
   a.source.assign(cta.window + a.smem_offset, cta.window + a.smem_offset + info.box_bytes());
+  if (t.tma.open_group == 0) t.tma.open_group = machine().engine.next_seq;
+  a.group = t.tma.open_group;
+  async_submit(a);
+}
+
+// PTX ISA 9.7.9.25 cp.async.bulk: both addresses 16-byte aligned, the size
+// a non-zero multiple of 16.
+void bulk_store(void* dst, const void* src, uint32_t bytes) {
+  Thread& t = self();
+  const Cta& cta = *t.cta;
+  const char* op = "cp.async.bulk.global.shared::cta";
+  const int64_t off = window_offset(cta, src);
+  if (bytes == 0 || bytes % 16 != 0) {
+    violation(kRef, format("%s: size %u is not a non-zero multiple of 16", op, bytes));
+  }
+  if (reinterpret_cast<uintptr_t>(dst) % 16 != 0 || off % 16 != 0) {
+    violation(kRef, format("%s: global %p or shared offset 0x%llx is not 16-byte aligned", op, dst,
+                           static_cast<unsigned long long>(off)));
+  }
+  if (off < int64_t(kReservedSmem) || off + bytes > cta.window_bytes) {
+    violation(kRef, format("%s: the %u bytes at %p are not inside the CTA's dynamic shared memory",
+                           op, bytes, src));
+  }
+  AsyncOp a;
+  a.kind = AsyncKind::BulkStore;
+  a.cluster = cta.cluster;
+  a.origin_rank = cta.rank;
+  a.origin_tid = t.tid;
+  a.smem_offset = uint32_t(off);
+  a.global = static_cast<uint8_t*>(dst);
+  a.reads[0].add(a.smem_offset, bytes);
+  check_no_pending_load(cta, a.reads[0], op);
+  a.source.assign(cta.window + off, cta.window + off + bytes);
   if (t.tma.open_group == 0) t.tma.open_group = machine().engine.next_seq;
   a.group = t.tma.open_group;
   async_submit(a);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Epilogue pieces shared by the kernel families: alpha/beta and conversion of
-// fp32 accumulators, the 128B-swizzled staging layout, and the bounded store
-// of a staged chunk by threads (for chunks a TMA store cannot clip exactly).
+// fp32 accumulators, the 128B-swizzled staging layout, the bounded store of a
+// staged chunk by threads (for chunks a TMA store cannot clip exactly), and
+// the rotated rows of D that TMA cannot store at all.
 #pragma once
 
 #include <cuda_bf16.h>
@@ -102,10 +103,8 @@ BWGEMM_HOST_DEVICE void add_scaled_pair(float* v0, float* v1, float beta, const 
 
 // Stores a staged chunk of rows x chunk_cols elements at (row0, col0) of D
 // element by element, skipping everything outside rows x cols: where a TMA
-// store would write past the last column, or D's rows are not 16-byte aligned.
-// Consecutive threads write consecutive elements of a row. (16-byte segments
-// with shifted ends, batched, or handed to store warps were all measured
-// slower on GPT-2's logits call: docs/perf.md v8.)
+// store would write past the last column. Consecutive threads write
+// consecutive elements of a row.
 template <class Out, int kChunkCols>
 BWGEMM_HOST_DEVICE void store_chunk_bounded(const uint8_t* staging, int chunk_rows, Out* d,
                                             int64_t ld, int32_t row0, int32_t col0, int32_t rows,
@@ -116,6 +115,55 @@ BWGEMM_HOST_DEVICE void store_chunk_bounded(const uint8_t* staging, int chunk_ro
       const uint32_t off = swizzled_offset(r, c * sizeof(Out));
       d[(row0 + r) * ld + col0 + c] = *reinterpret_cast<const Out*>(staging + off);
     }
+  }
+}
+
+// Rows of D that TMA cannot store (a base or leading dimension that is not a
+// multiple of 16 bytes) are staged unswizzled, kRowBytes of the buffer per
+// row, each rotated so that D's 16-byte boundaries fall on the buffer's: the
+// row's byte x (from the staged columns' first) is at (rotation + x) mod
+// kRowBytes. The row's aligned middle is then at most two contiguous, aligned
+// pieces of the buffer, which bulk copies write asynchronously as a TMA store
+// would; the threads write the at most 15 bytes at either end. (Element by
+// element stores by the threads, also with 16-byte vectors for the middle or
+// handed to store warps, held the consumers up: docs/perf.md v8.)
+//
+// The rotation: the row's start address mod 16, plus 16 x (row mod 8) so that
+// the 8 rows a warp fills at once fall into different banks.
+BWGEMM_HOST_DEVICE uint32_t row_rotation(const void* row_start, uint32_t row) {
+  return uint32_t(reinterpret_cast<uintptr_t>(row_start) % 16) + 16 * (row % 8);
+}
+
+template <int kRowBytes>
+BWGEMM_HOST_DEVICE uint32_t rotated_offset(uint32_t rotation, uint32_t byte) {
+  static_assert(kRowBytes >= 128 && kRowBytes % 128 == 0, "a row holds every rotation");
+  return (rotation + byte) % kRowBytes;
+}
+
+// Writes the first `elements` of a staged row (row_buffer, rotation) to dst,
+// D's element at the staged columns' first: the ends element by element, the
+// aligned middle by bulk_copy(void* dst, const uint8_t* src, uint32_t bytes),
+// each piece 16-byte aligned at both ends and a non-zero multiple of 16.
+template <class Out, int kRowBytes, class BulkCopy>
+BWGEMM_HOST_DEVICE void store_rotated_row(const uint8_t* row_buffer, uint32_t rotation, Out* dst,
+                                          uint32_t elements, const BulkCopy& bulk_copy) {
+  constexpr uint32_t kElem = sizeof(Out);
+  uint8_t* out = reinterpret_cast<uint8_t*>(dst);
+  const uint32_t bytes = elements * kElem;
+  const uint32_t to_boundary = (16 - uint32_t(reinterpret_cast<uintptr_t>(out) % 16)) % 16;
+  const uint32_t head = to_boundary < bytes ? to_boundary : bytes;
+  const uint32_t tail = head + (bytes - head) / 16 * 16;
+  for (uint32_t x = 0; x < head; x += kElem)
+    *reinterpret_cast<Out*>(out + x) =
+        *reinterpret_cast<const Out*>(row_buffer + rotated_offset<kRowBytes>(rotation, x));
+  for (uint32_t x = tail; x < bytes; x += kElem)
+    *reinterpret_cast<Out*>(out + x) =
+        *reinterpret_cast<const Out*>(row_buffer + rotated_offset<kRowBytes>(rotation, x));
+  if (tail > head) {
+    const uint32_t start = rotated_offset<kRowBytes>(rotation, head);
+    const uint32_t first = tail - head < kRowBytes - start ? tail - head : kRowBytes - start;
+    bulk_copy(out + head, row_buffer + start, first);
+    if (first < tail - head) bulk_copy(out + head + first, row_buffer, tail - head - first);
   }
 }
 

@@ -186,7 +186,7 @@ BWGEMM_DEVICE void drain_tile(const GemmParams& p, const SharedStorage<Cfg>& sme
   if (place.row0 >= p.rows) return;  // uniform across the warpgroup
 
   // This thread's row of the chunk: TMEM lane `thread`, 128 bytes.
-  const auto fill_chunk = [&](int chunk, int32_t col0, uint8_t* buffer) {
+  const auto fill_chunk = [&](int chunk, int32_t col0, const auto& sink) {
     float v[Cfg::kChunkCols];
     if constexpr (kLoad) {
       ptx::tmem_load_32x32b<Cfg::kChunkCols>(
@@ -206,8 +206,7 @@ BWGEMM_DEVICE void drain_tile(const GemmParams& p, const SharedStorage<Cfg>& sme
     }
 #pragma unroll
     for (int q = 0; q < 8; ++q)
-      *reinterpret_cast<uint4*>(buffer + epilogue::swizzled_offset(thread, 16 * q)) =
-          epilogue::pack_16_bytes<Out>(&v[q * kValuesPer16B]);
+      sink.template put<kValuesPer16B>(thread, q * kValuesPer16B, &v[q * kValuesPer16B]);
   };
   epilogue::store_block_staged<Cfg, Cfg::kBlockRows>(p, d, place, place.row0, smem.staging(),
                                                      thread, kEpilogueBarrier, fill_chunk);
@@ -246,8 +245,9 @@ BWGEMM_DEVICE void drain(const GemmParams& p, const SharedStorage<Cfg>& smem, ui
     acc_ring.advance();
   }
   // Stores must complete before the CTA (and its shared memory) goes away,
-  // also on the failure path.
-  if (ptx::thread_index() == kFirstEpilogueWarp * 32) ptx::tma_store_wait<0>();
+  // also on the failure path; each thread waits for the bulk groups it
+  // committed.
+  ptx::tma_store_wait<0>();
 }
 
 template <class Cfg>

@@ -222,12 +222,12 @@ BWGEMM_DEVICE void epilogue_tile(const GemmParams& p, const SharedStorage<Cfg>& 
 
   // The wgmma accumulator fragments of one chunk: 8-column blocks of this
   // thread's column pair in rows ra and rb.
-  const auto fill_chunk = [&](int chunk, int32_t col0, uint8_t* buffer) {
+  const auto fill_chunk = [&](int chunk, int32_t col0, const auto& sink) {
     // beta != 0: a chunk wholly inside D reads C without per-element bounds
     // checks, through this thread's two row pointers.
-    const bool interior = row0 + 64 <= p.rows && col0 + Cfg::kChunkCols <= p.cols;
-    const Out* c_ra = c + int64_t(row0 + int32_t(ra)) * p.c_ld + col0 + pair_col;
-    const Out* c_rb = c_ra + 8 * p.c_ld;
+    [[maybe_unused]] const bool interior = row0 + 64 <= p.rows && col0 + Cfg::kChunkCols <= p.cols;
+    [[maybe_unused]] const Out* c_ra = c + int64_t(row0 + int32_t(ra)) * p.c_ld + col0 + pair_col;
+    [[maybe_unused]] const Out* c_rb = c_ra + 8 * p.c_ld;
 #pragma unroll
     for (int jj = 0; jj < kBlocksPerChunk; ++jj) {
       const int j = chunk * kBlocksPerChunk + jj;
@@ -249,8 +249,9 @@ BWGEMM_DEVICE void epilogue_tile(const GemmParams& p, const SharedStorage<Cfg>& 
       }
       epilogue::finish_pair(p, place.batch, col0 + int32_t(col), &v0, &v1);
       epilogue::finish_pair(p, place.batch, col0 + int32_t(col), &v2, &v3);
-      Traits::store_pair(buffer + epilogue::swizzled_offset(ra, col * sizeof(Out)), v0, v1);
-      Traits::store_pair(buffer + epilogue::swizzled_offset(rb, col * sizeof(Out)), v2, v3);
+      const float pair_a[2] = {v0, v1}, pair_b[2] = {v2, v3};
+      sink.template put<2>(ra, col, pair_a);
+      sink.template put<2>(rb, col, pair_b);
     }
   };
   // Named barrier 0 is the CTA-wide one.
@@ -290,8 +291,9 @@ BWGEMM_DEVICE void consume(const GemmParams& p, const SharedStorage<Cfg>& smem, 
     else
       epilogue_tile<Cfg, Mma, true>(p, smem, place, consumer, alpha, beta, acc);
   }
-  // Stores must complete before the CTA (and its shared memory) goes away.
-  if (ptx::thread_index() % 128 == 0) ptx::tma_store_wait<0>();
+  // Stores must complete before the CTA (and its shared memory) goes away;
+  // each thread waits for the bulk groups it committed.
+  ptx::tma_store_wait<0>();
 }
 
 template <class Cfg>

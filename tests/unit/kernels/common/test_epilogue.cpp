@@ -3,7 +3,9 @@
 // (store_chunk_bounded) into D whose rows start at any element alignment,
 // against a direct element-by-element copy: every element inside rows x cols
 // lands where it belongs, nothing outside (the rows' padding, the rows and
-// columns past the bounds) is touched. (swizzled_offset: test_smem_desc.)
+// columns past the bounds) is touched; and the rotated rows of D that TMA
+// cannot store (store_rotated_row). (swizzled_offset: test_smem_desc.)
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -88,6 +90,67 @@ void float_rows_at_every_alignment(void**) {
       }
 }
 
+// store_rotated_row: a row staged rotated (the fill's placement through
+// row_rotation and rotated_offset) and written to D at every alignment of its
+// start, for every length up to the staged width. Every element lands once,
+// nothing before or after it is touched, and every bulk piece is 16-byte
+// aligned at both ends (global and staged) with a non-zero multiple of 16
+// bytes, as cp.async.bulk requires.
+template <class Out, class Bits, int kRowBytes>
+void check_rotated_rows() {
+  constexpr uint32_t kElem = sizeof(Out), kWidth = kRowBytes / kElem;
+  constexpr Bits kSentinel = Bits(~Bits{0});
+  alignas(1024) static uint8_t staging[kRowBytes];
+  std::vector<Bits> memory(kWidth + 64, kSentinel);
+  Bits* aligned = memory.data();
+  while (reinterpret_cast<uintptr_t>(aligned) % 16 != 0) ++aligned;
+  for (uint32_t shift = 0; shift < 16 / kElem; ++shift)
+    for (uint32_t row = 0; row < 9; ++row)
+      for (uint32_t elements = 1; elements <= kWidth; ++elements) {
+        std::fill(memory.begin(), memory.end(), kSentinel);
+        Bits* dst = aligned + shift;
+        const uint32_t rotation = bwgemm::epilogue::row_rotation(dst, row);
+        assert_int_equal(rotation % 16, shift * kElem);
+        memset(staging, 0xA5, sizeof staging);
+        for (uint32_t c = 0; c < kWidth; ++c) {
+          const Bits v = pattern<Bits>(row, c);
+          memcpy(staging + bwgemm::epilogue::rotated_offset<kRowBytes>(rotation, c * kElem), &v,
+                 sizeof v);
+        }
+        uint32_t bulk_bytes = 0, pieces = 0;
+        bwgemm::epilogue::store_rotated_row<Out, kRowBytes>(
+            staging, rotation, reinterpret_cast<Out*>(dst), elements,
+            [&](void* to, const uint8_t* from, uint32_t bytes) {
+              assert_int_equal(reinterpret_cast<uintptr_t>(to) % 16, 0);
+              assert_int_equal((from - staging) % 16, 0);
+              assert_true(bytes > 0 && bytes % 16 == 0);
+              assert_true(from >= staging && from + bytes <= staging + kRowBytes);
+              memcpy(to, from, bytes);
+              bulk_bytes += bytes;
+              ++pieces;
+            });
+        // At most two pieces, and all but the ends (< 16 bytes each) in them.
+        assert_true(pieces <= 2);
+        assert_true(bulk_bytes + 30 >= elements * kElem);
+        for (size_t i = 0; i < memory.size(); ++i) {
+          const int64_t col = int64_t(&memory[i] - dst);
+          const bool inside = col >= 0 && col < int64_t(elements);
+          const Bits want = inside ? pattern<Bits>(row, col) : kSentinel;
+          if (memory[i] != want)
+            fail_msg("shift %u row %u elements %u: element %lld is %llx, want %llx", shift, row,
+                     elements, (long long)col, (unsigned long long)memory[i],
+                     (unsigned long long)want);
+        }
+      }
+}
+
+void rotated_rows_at_every_alignment(void**) {
+  check_rotated_rows<__half, uint16_t, 128>();
+  check_rotated_rows<__half, uint16_t, 512>();
+  check_rotated_rows<float, uint32_t, 256>();
+  check_rotated_rows<float, uint32_t, 512>();
+}
+
 }  // namespace
 
 int main() {
@@ -95,6 +158,7 @@ int main() {
       cmocka_unit_test(half_rows_at_every_alignment),
       cmocka_unit_test(half_chunks_inside_wider_rows),
       cmocka_unit_test(float_rows_at_every_alignment),
+      cmocka_unit_test(rotated_rows_at_every_alignment),
   };
   return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
