@@ -61,8 +61,8 @@ struct GemmParams {
   TileScheduler scheduler;
   int32_t rows, cols, depth;
   bool out_batched;
-  // D's rows are not 16-byte aligned: no TMA store, the threads store every
-  // chunk (out_map is unused).
+  // D's rows are not 16-byte aligned: no TMA store (out_map is unused); the
+  // epilogue stages them rotated and writes them by bulk copies and threads.
   bool out_by_threads;
   // The TMA store clips D's columns exactly: cols * elem is a multiple of 16
   // bytes. Otherwise chunks crossing the last column are stored by threads.

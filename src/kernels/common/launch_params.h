@@ -39,7 +39,8 @@ inline bool tma_addressable(const void* base, int64_t ld, int64_t plane_stride, 
 // cannot address (a box must start 16-byte aligned; seen on H100: an
 // unaligned start is an illegal instruction); dispatch packs such operands
 // into a workspace first (dispatch/launch.cpp). D may be anything
-// element-aligned: where TMA cannot store it the threads do.
+// element-aligned: where TMA cannot store its rows the epilogue writes them by
+// bulk copies and threads (epilogue_store.cuh).
 struct LoadPlan {
   bool supported;
   bool out_by_threads;

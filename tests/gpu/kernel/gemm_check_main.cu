@@ -200,7 +200,7 @@ std::vector<GemmCase> small_cases() {
       c.batch = 1 + i % 2;
       cases.push_back(c);
       // Minimal leading dimensions and offset bases: the residue-class loads
-      // and the thread-stored epilogue (or cuBLAS, where classes cannot load).
+      // and the epilogue's rotated rows (or cuBLAS, where classes cannot load).
       c.ld_align = 1;
       c.pad_c = 0;
       c.offset = 1 + i % 7;
