@@ -49,13 +49,16 @@ BWGEMM_HOST_DEVICE float finish(const OutputStage& s, int32_t batch, int32_t col
 }
 
 // The same for two adjacent kernel-view columns col, col + 1 of one row (a
-// thread's accumulator pair). Nothing to do for the plain GEMM, a uniform
-// branch. Columns past p.cols are never stored; their bias is not read.
+// thread's accumulator pair); kStage: p.stage.has_epilogue, known at compile
+// time so that the plain GEMM's fill holds none of this code (epilogue_form.cuh).
+// Columns past p.cols are never stored; their bias is not read.
+template <bool kStage>
 BWGEMM_HOST_DEVICE void finish_pair(const GemmParams& p, int32_t batch, int32_t col, float* v0,
                                     float* v1) {
-  if (!p.stage.has_epilogue) return;
-  if (col < p.cols) *v0 = finish(p.stage, batch, col, *v0);
-  if (col + 1 < p.cols) *v1 = finish(p.stage, batch, col + 1, *v1);
+  if constexpr (kStage) {
+    if (col < p.cols) *v0 = finish(p.stage, batch, col, *v0);
+    if (col + 1 < p.cols) *v1 = finish(p.stage, batch, col + 1, *v1);
+  }
 }
 
 }  // namespace bwgemm::epilogue

@@ -22,18 +22,17 @@ namespace bwgemm::epilogue {
 // Where fill_chunk puts values: put<kValues>(row, col, v) converts kValues
 // consecutive values of `row` of the chunk, from its column `col` (kValues
 // 2, or 16 bytes' worth), into the TMA's 128B-swizzled chunk or, where D's
-// rows are staged rotated, into the chunk's columns of the rotated rows. One
-// type for both layouts (a uniform branch per put), so that the fill, the
-// bulk of the epilogue's code, is compiled once.
-template <class Out, int kRowBytes>
+// rows are staged rotated (kRotated), into the chunk's columns of the
+// rotated rows.
+template <class Out, int kRowBytes, bool kRotated>
 struct ChunkSink {
   uint8_t* buffer;       // the chunk (swizzled), or the group's staged rows (rotated)
-  const uint8_t* start;  // rotated: D's element at the group's first row and column; else NULL
+  const uint8_t* start;  // rotated: D's element at the group's first row and column
   int64_t ld_bytes;      // rotated: D's leading dimension
   uint32_t first_byte;   // rotated: the chunk's first column within a staged row
   template <int kValues>
   BWGEMM_DEVICE void put(uint32_t row, uint32_t col, const float* v) const {
-    if (start == nullptr) {
+    if constexpr (!kRotated) {
       uint8_t* at = buffer + swizzled_offset(row, col * sizeof(Out));
       if constexpr (kValues * sizeof(Out) == 16) {
         *reinterpret_cast<uint4*>(at) = pack_16_bytes<Out>(v);
@@ -41,15 +40,15 @@ struct ChunkSink {
         static_assert(kValues == 2);
         OutTraits<Out>::store_pair(at, v[0], v[1]);
       }
-      return;
-    }
-    const uint32_t rotation = row_rotation(start + row * ld_bytes, row);
-    uint8_t* row_buffer = buffer + row * kRowBytes;
+    } else {
+      const uint32_t rotation = row_rotation(start + row * ld_bytes, row);
+      uint8_t* row_buffer = buffer + row * kRowBytes;
 #pragma unroll
-    for (int i = 0; i < kValues; ++i)
-      *reinterpret_cast<Out*>(
-          row_buffer + rotated_offset<kRowBytes>(rotation, first_byte + (col + i) * sizeof(Out))) =
-          OutTraits<Out>::from_float(v[i]);
+      for (int i = 0; i < kValues; ++i)
+        *reinterpret_cast<Out*>(row_buffer + rotated_offset<kRowBytes>(
+                                                 rotation, first_byte + (col + i) * sizeof(Out))) =
+            OutTraits<Out>::from_float(v[i]);
+    }
   }
 };
 
@@ -57,10 +56,10 @@ struct ChunkSink {
 // 128 threads (`thread` 0..127) synchronised by named barrier `barrier_id`.
 // `staging` holds Cfg::kChunksPerStaging chunks of Cfg::kChunkBytes.
 // fill_chunk(chunk, col0, sink) writes chunk `chunk` (first column col0) of
-// the block through sink.put (ChunkSink). The chunk loops
-// are unrolled where Cfg::kUnrollChunkLoops says fill_chunk needs `chunk` at
-// compile time.
-template <class Cfg, int kChunkRows, class FillChunk>
+// the block through sink.put (ChunkSink). kRotated: p.out_by_threads
+// (epilogue_form.cuh). The chunk loops are unrolled where
+// Cfg::kUnrollChunkLoops says fill_chunk needs `chunk` at compile time.
+template <class Cfg, int kChunkRows, bool kRotated, class FillChunk>
 BWGEMM_DEVICE void store_block_staged(const GemmParams& p, typename Cfg::Out* d,
                                       const TilePlace& place, int32_t row0, uint8_t* staging,
                                       uint32_t thread, uint32_t barrier_id,
@@ -71,7 +70,6 @@ BWGEMM_DEVICE void store_block_staged(const GemmParams& p, typename Cfg::Out* d,
   static_assert(kChunkRows * kRowBytes == Cfg::kChunksPerStaging * Cfg::kChunkBytes);
   // (Read by nvcc's pragmas only: host builds of this header ignore them.)
   [[maybe_unused]] constexpr int kUnroll = Cfg::kUnrollChunkLoops ? Cfg::kChunks : 1;
-  const bool rotated = p.out_by_threads;
 #pragma unroll kUnroll
   for (int group = 0; group < Cfg::kChunks / Cfg::kChunksPerStaging; ++group) {
     const int first_chunk = group * Cfg::kChunksPerStaging;
@@ -79,21 +77,24 @@ BWGEMM_DEVICE void store_block_staged(const GemmParams& p, typename Cfg::Out* d,
     if (group_col0 >= p.cols) break;
     // Earlier stores (the previous group or tile) must have read the buffer;
     // a thread waits for the bulk groups it committed itself.
-    if (rotated || thread == 0) ptx::tma_store_wait_read<0>();
+    if (kRotated || thread == 0) ptx::tma_store_wait_read<0>();
     ptx::named_barrier_sync(barrier_id, 128);
     Out* group_start = d + row0 * p.out_ld + group_col0;
 #pragma unroll kUnroll
     for (int slot = 0; slot < Cfg::kChunksPerStaging; ++slot) {
-      const ChunkSink<Out, kRowBytes> sink =
-          rotated ? ChunkSink<Out, kRowBytes>{staging, reinterpret_cast<uint8_t*>(group_start),
-                                              p.out_ld * int64_t(sizeof(Out)), uint32_t(slot * 128)}
-                  : ChunkSink<Out, kRowBytes>{staging + slot * Cfg::kChunkBytes, nullptr, 0, 0};
+      const ChunkSink<Out, kRowBytes, kRotated> sink =
+          kRotated ? ChunkSink<Out, kRowBytes, kRotated>{staging,
+                                                         reinterpret_cast<uint8_t*>(group_start),
+                                                         p.out_ld * int64_t(sizeof(Out)),
+                                                         uint32_t(slot * 128)}
+                   : ChunkSink<Out, kRowBytes, kRotated>{staging + slot * Cfg::kChunkBytes, nullptr,
+                                                         0, 0};
       fill_chunk(first_chunk + slot, group_col0 + slot * Cfg::kChunkCols, sink);
     }
     // The TMA (async proxy) reads what the threads wrote.
     ptx::fence_proxy_async_smem();
     ptx::named_barrier_sync(barrier_id, 128);
-    if (rotated) {
+    if constexpr (kRotated) {
       const int32_t left = p.cols - group_col0;
       const uint32_t elements = uint32_t(left < kGroupCols ? left : kGroupCols);
       for (uint32_t r = thread; r < uint32_t(kChunkRows) && row0 + int32_t(r) < p.rows; r += 128) {
@@ -105,21 +106,21 @@ BWGEMM_DEVICE void store_block_staged(const GemmParams& p, typename Cfg::Out* d,
                                           });
       }
       ptx::tma_store_commit();
-      continue;
-    }
+    } else {
 #pragma unroll kUnroll
-    for (int slot = 0; slot < Cfg::kChunksPerStaging; ++slot) {
-      const int32_t col0 = group_col0 + slot * Cfg::kChunkCols;
-      if (col0 >= p.cols) break;
-      const uint8_t* buffer = staging + slot * Cfg::kChunkBytes;
-      if (!p.out_store_exact && col0 + Cfg::kChunkCols > p.cols) {
-        store_chunk_bounded<Out, Cfg::kChunkCols>(buffer, kChunkRows, d, p.out_ld, row0, col0,
-                                                  p.rows, p.cols, thread, 128);
-      } else if (thread == 0) {
-        ptx::tma_store_3d(&p.out_map, buffer, col0, row0, place.out_plane);
+      for (int slot = 0; slot < Cfg::kChunksPerStaging; ++slot) {
+        const int32_t col0 = group_col0 + slot * Cfg::kChunkCols;
+        if (col0 >= p.cols) break;
+        const uint8_t* buffer = staging + slot * Cfg::kChunkBytes;
+        if (!p.out_store_exact && col0 + Cfg::kChunkCols > p.cols) {
+          store_chunk_bounded<Out, Cfg::kChunkCols>(buffer, kChunkRows, d, p.out_ld, row0, col0,
+                                                    p.rows, p.cols, thread, 128);
+        } else if (thread == 0) {
+          ptx::tma_store_3d(&p.out_map, buffer, col0, row0, place.out_plane);
+        }
       }
+      if (thread == 0) ptx::tma_store_commit();
     }
-    if (thread == 0) ptx::tma_store_commit();
   }
 }
 

@@ -20,6 +20,7 @@
 
 #include "kernels/common/cluster_tiles.cuh"
 #include "kernels/common/epilogue.cuh"
+#include "kernels/common/epilogue_form.cuh"
 #include "kernels/common/epilogue_ops.cuh"
 #include "kernels/common/epilogue_store.cuh"
 #include "kernels/common/gemm_params.h"
@@ -170,9 +171,9 @@ BWGEMM_DEVICE void issue_mma(const GemmParams& p, const SharedStorage<Cfg>& smem
 }
 
 // One CTA's 128 x 256 half of a tile: TMEM -> alpha/beta/bias/activation/convert -> staging
-// -> TMA store (epilogue_store.cuh). kLoad: the accumulator holds the product
-// (false: k == 0 or alpha == 0, it is zero).
-template <class Cfg, bool kReadC, bool kLoad>
+// -> TMA store (epilogue_store.cuh). Form: epilogue_form.cuh. kLoad: the
+// accumulator holds the product (false: k == 0 or alpha == 0, it is zero).
+template <class Cfg, class Form, bool kLoad>
 BWGEMM_DEVICE void drain_tile(const GemmParams& p, const SharedStorage<Cfg>& smem,
                               const TilePlace& place, uint32_t acc_column, float alpha,
                               float beta) {
@@ -200,20 +201,21 @@ BWGEMM_DEVICE void drain_tile(const GemmParams& p, const SharedStorage<Cfg>& sme
     for (int i = 0; i < Cfg::kChunkCols; i += 2) {
       v[i] *= alpha;
       v[i + 1] *= alpha;
-      if constexpr (kReadC)
+      if constexpr (Form::kReadC)
         epilogue::add_scaled_pair(&v[i], &v[i + 1], beta, c, p.c_ld, row, col0 + i, p.rows, p.cols);
-      epilogue::finish_pair(p, place.batch, col0 + i, &v[i], &v[i + 1]);
+      epilogue::finish_pair<Form::kStage>(p, place.batch, col0 + i, &v[i], &v[i + 1]);
     }
 #pragma unroll
     for (int q = 0; q < 8; ++q)
       sink.template put<kValuesPer16B>(thread, q * kValuesPer16B, &v[q * kValuesPer16B]);
   };
-  epilogue::store_block_staged<Cfg, Cfg::kBlockRows>(p, d, place, place.row0, smem.staging(),
-                                                     thread, kEpilogueBarrier, fill_chunk);
+  epilogue::store_block_staged<Cfg, Cfg::kBlockRows, Form::kRotated>(
+      p, d, place, place.row0, smem.staging(), thread, kEpilogueBarrier, fill_chunk);
 }
 
-// The epilogue warpgroup of each CTA, tile after tile.
-template <class Cfg>
+// The epilogue warpgroup of each CTA, tile after tile, in the launch's
+// epilogue form (epilogue_form.cuh).
+template <class Cfg, class Form>
 BWGEMM_DEVICE void drain(const GemmParams& p, const SharedStorage<Cfg>& smem, uint32_t rank,
                          uint32_t tmem_base, int32_t k_blocks, float alpha, float beta) {
   PipelineState<Cfg::kAccumulators> acc_ring;
@@ -229,18 +231,13 @@ BWGEMM_DEVICE void drain(const GemmParams& p, const SharedStorage<Cfg>& smem, ui
       ptx::named_barrier_sync(kEpilogueBarrier, 128);
       if (*smem.epilogue_failed() != 0) break;
       ptx::tcgen05_fence_after_sync();
-      if (beta == 0.0f)
-        drain_tile<Cfg, false, true>(p, smem, place, acc_column, alpha, beta);
-      else
-        drain_tile<Cfg, true, true>(p, smem, place, acc_column, alpha, beta);
+      drain_tile<Cfg, Form, true>(p, smem, place, acc_column, alpha, beta);
       // Hand the accumulator back to the MMA thread (in the even CTA).
       ptx::tcgen05_fence_before_sync();
       ptx::sync_warp();
       if (ptx::lane_index() == 0) ptx::mbarrier_arrive_cluster(smem.tmem_empty(acc), kLeader);
-    } else if (beta == 0.0f) {
-      drain_tile<Cfg, false, false>(p, smem, place, acc_column, alpha, beta);
     } else {
-      drain_tile<Cfg, true, false>(p, smem, place, acc_column, alpha, beta);
+      drain_tile<Cfg, Form, false>(p, smem, place, acc_column, alpha, beta);
     }
     acc_ring.advance();
   }
@@ -289,7 +286,9 @@ BWGEMM_DEVICE void gemm_kernel_body(const GemmParams& p) {
       issue_mma<Cfg>(p, smem, tmem_base, k_blocks);
     ptx::sync_warp();
   } else if (role == Role::Epilogue) {
-    drain<Cfg>(p, smem, rank, tmem_base, k_blocks, alpha, beta);
+    epilogue::with_form(p, beta, [&](auto form) {
+      drain<Cfg, decltype(form)>(p, smem, rank, tmem_base, k_blocks, alpha, beta);
+    });
   }
   // Teardown, in this order (as CUTLASS and DeepGEMM do it):
   //  1. each CTA's producer has observed the release of every stage it

@@ -21,6 +21,7 @@
 
 #include "kernels/common/cluster_tiles.cuh"
 #include "kernels/common/epilogue.cuh"
+#include "kernels/common/epilogue_form.cuh"
 #include "kernels/common/epilogue_ops.cuh"
 #include "kernels/common/epilogue_store.cuh"
 #include "kernels/common/gemm_params.h"
@@ -201,9 +202,10 @@ BWGEMM_DEVICE void add_partials(const SharedStorage<Cfg>& smem, uint32_t consume
 // alpha/beta, bias and activation, conversion and the store of one
 // consumer's 64 x 256 block
 // (epilogue_store.cuh): the consumer moves on while the stores drain.
-// kReadC: beta != 0. The two cases are separate code so that the common one
-// (beta == 0) runs no branch and no bounds check per element.
-template <class Cfg, class Mma, bool kReadC>
+// Form (epilogue_form.cuh): each case is its own code, so that the common
+// one (beta == 0, no bias or activation, TMA stores) runs no branch and no
+// bounds check per element.
+template <class Cfg, class Mma, class Form>
 BWGEMM_DEVICE void epilogue_tile(const GemmParams& p, const SharedStorage<Cfg>& smem,
                                  const TilePlace& place, uint32_t consumer, float alpha, float beta,
                                  float (&acc)[Mma::kAccumulators]) {
@@ -234,7 +236,7 @@ BWGEMM_DEVICE void epilogue_tile(const GemmParams& p, const SharedStorage<Cfg>& 
       const uint32_t col = 8 * jj + pair_col;
       float v0 = alpha * acc[4 * j], v1 = alpha * acc[4 * j + 1];
       float v2 = alpha * acc[4 * j + 2], v3 = alpha * acc[4 * j + 3];
-      if constexpr (kReadC) {
+      if constexpr (Form::kReadC) {
         if (interior) {
           v0 += beta * Traits::to_float(c_ra[8 * jj]);
           v1 += beta * Traits::to_float(c_ra[8 * jj + 1]);
@@ -247,19 +249,21 @@ BWGEMM_DEVICE void epilogue_tile(const GemmParams& p, const SharedStorage<Cfg>& 
                                     col0 + int32_t(col), p.rows, p.cols);
         }
       }
-      epilogue::finish_pair(p, place.batch, col0 + int32_t(col), &v0, &v1);
-      epilogue::finish_pair(p, place.batch, col0 + int32_t(col), &v2, &v3);
+      epilogue::finish_pair<Form::kStage>(p, place.batch, col0 + int32_t(col), &v0, &v1);
+      epilogue::finish_pair<Form::kStage>(p, place.batch, col0 + int32_t(col), &v2, &v3);
       const float pair_a[2] = {v0, v1}, pair_b[2] = {v2, v3};
       sink.template put<2>(ra, col, pair_a);
       sink.template put<2>(rb, col, pair_b);
     }
   };
   // Named barrier 0 is the CTA-wide one.
-  epilogue::store_block_staged<Cfg, 64>(p, d, place, row0, smem.consumer_staging(consumer), thread,
-                                        1 + consumer, fill_chunk);
+  epilogue::store_block_staged<Cfg, 64, Form::kRotated>(
+      p, d, place, row0, smem.consumer_staging(consumer), thread, 1 + consumer, fill_chunk);
 }
 
-template <class Cfg>
+// Form: the launch's epilogue form (epilogue_form.cuh); each form has a loop
+// of its own, so that only its epilogue's code and registers are in it.
+template <class Cfg, class Form>
 BWGEMM_DEVICE void consume(const GemmParams& p, const SharedStorage<Cfg>& smem, uint32_t rank,
                            uint32_t consumer, int32_t k_blocks, float alpha, float beta) {
   using Mma = ptx::Wgmma<
@@ -286,10 +290,7 @@ BWGEMM_DEVICE void consume(const GemmParams& p, const SharedStorage<Cfg>& smem, 
       }
       add_partials<Cfg>(smem, consumer, phase, acc);
     }
-    if (beta == 0.0f)
-      epilogue_tile<Cfg, Mma, false>(p, smem, place, consumer, alpha, beta, acc);
-    else
-      epilogue_tile<Cfg, Mma, true>(p, smem, place, consumer, alpha, beta, acc);
+    epilogue_tile<Cfg, Mma, Form>(p, smem, place, consumer, alpha, beta, acc);
   }
   // Stores must complete before the CTA (and its shared memory) goes away;
   // each thread waits for the bulk groups it committed.
@@ -332,7 +333,9 @@ BWGEMM_DEVICE void gemm_kernel_body(const GemmParams& p) {
     ptx::sync_warp();
   } else {
     ptx::increase_registers<Cfg::kConsumerRegisters>();
-    consume<Cfg>(p, smem, rank, warp / 4 - 1, k_blocks, alpha, beta);
+    epilogue::with_form(p, beta, [&](auto form) {
+      consume<Cfg, decltype(form)>(p, smem, rank, warp / 4 - 1, k_blocks, alpha, beta);
+    });
   }
   // No CTA leaves while a peer may still arrive on, or load or store into, it.
   ptx::cluster_sync();
