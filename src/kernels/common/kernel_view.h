@@ -58,6 +58,13 @@ struct TmaMapSpec {
   CUtensorMapSwizzle swizzle;
 };
 
+inline bool operator==(const TmaMapSpec& a, const TmaMapSpec& b) {
+  return a.base == b.base && a.dtype == b.dtype && a.swizzle == b.swizzle &&
+         a.dims[0] == b.dims[0] && a.dims[1] == b.dims[1] && a.dims[2] == b.dims[2] &&
+         a.strides[0] == b.strides[0] && a.strides[1] == b.strides[1] && a.box[0] == b.box[0] &&
+         a.box[1] == b.box[1] && a.box[2] == b.box[2];
+}
+
 // A map over an operand with `mn_extent` rows (or columns) and `depth` K.
 // K-major operands get boxes of box_k x box_mn (K innermost), MN-major ones
 // box_mn x box_k (M/N innermost).
@@ -68,7 +75,9 @@ TmaMapSpec operand_tma_spec(const OperandView& op, DType type, int64_t mn_extent
 TmaMapSpec output_tma_spec(const KernelView& v, uint32_t box_cols, uint32_t box_rows);
 
 // cuTensorMapEncodeTiled through the driver entry point. False when the
-// driver rejects the spec (or cannot be reached).
+// driver rejects the spec (or cannot be reached). The library's version
+// keeps each thread's last few encodings and copies one whose spec matches
+// (tma_encode.cpp).
 bool encode_tma_map(const TmaMapSpec& spec, CUtensorMap* out);
 
 }  // namespace bwgemm

@@ -31,9 +31,21 @@ EncodeTiled encode_entry_point() {
   return fn;
 }
 
-}  // namespace
+// cuTensorMapEncodeTiled is a pure function of its arguments, and a kernel
+// call encodes up to three maps, mostly the ones the same thread encoded for
+// an earlier call (a model's layers repeat their buffers and shapes): each
+// thread keeps its last kRecent encodings and copies a match instead of
+// calling the driver (host time per call, docs/perf.md).
+constexpr int kRecent = 8;
+struct Encoded {
+  TmaMapSpec spec;
+  CUtensorMap map;
+};
+thread_local Encoded t_recent[kRecent];
+thread_local int t_recent_count = 0;
+thread_local int t_recent_next = 0;
 
-bool encode_tma_map(const TmaMapSpec& s, CUtensorMap* out) {
+bool encode_with_driver(const TmaMapSpec& s, CUtensorMap* out) {
   EncodeTiled encode = encode_entry_point();
   if (encode == nullptr) return false;
   const cuuint64_t dims[3] = {s.dims[0], s.dims[1], s.dims[2]};
@@ -45,6 +57,22 @@ bool encode_tma_map(const TmaMapSpec& s, CUtensorMap* out) {
   return encode(out, s.dtype, 3, const_cast<void*>(s.base), dims, strides, box, element_strides,
                 CU_TENSOR_MAP_INTERLEAVE_NONE, s.swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
+}  // namespace
+
+bool encode_tma_map(const TmaMapSpec& s, CUtensorMap* out) {
+  for (int i = 0; i < t_recent_count; ++i) {
+    if (t_recent[i].spec == s) {
+      *out = t_recent[i].map;
+      return true;
+    }
+  }
+  if (!encode_with_driver(s, out)) return false;
+  t_recent[t_recent_next] = {s, *out};
+  t_recent_next = (t_recent_next + 1) % kRecent;
+  if (t_recent_count < kRecent) ++t_recent_count;
+  return true;
 }
 
 }  // namespace bwgemm

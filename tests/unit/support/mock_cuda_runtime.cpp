@@ -27,6 +27,8 @@ cudaStreamCaptureStatus g_capture = cudaStreamCaptureStatusNone;
 std::atomic<int> g_device_queries_during_capture{0};
 std::atomic<int> g_stream_device_queries{0};
 unsigned long long g_context_id = 1;
+std::atomic<int> g_encode_calls{0};
+CUresult g_encode_result = CUDA_SUCCESS;
 
 }  // namespace
 
@@ -43,7 +45,12 @@ void reset() {
   g_device_queries_during_capture = 0;
   g_stream_device_queries = 0;
   g_context_id = 1;
+  g_encode_calls = 0;
+  g_encode_result = CUDA_SUCCESS;
 }
+
+void set_encode_result(CUresult result) { g_encode_result = result; }
+int encode_call_count() { return g_encode_calls.load(); }
 
 void set_context_id(unsigned long long id) { g_context_id = id; }
 
@@ -126,15 +133,38 @@ CUresult ctx_get_id(CUcontext, unsigned long long* id) {
   return CUDA_SUCCESS;
 }
 
+// A map whose words are the arguments that vary (mock_cuda_runtime.h).
+CUresult encode_tiled(CUtensorMap* map, CUtensorMapDataType dtype, cuuint32_t rank, void* base,
+                      const cuuint64_t* dims, const cuuint64_t* strides, const cuuint32_t* box,
+                      const cuuint32_t*, CUtensorMapInterleave, CUtensorMapSwizzle swizzle,
+                      CUtensorMapL2promotion, CUtensorMapFloatOOBfill) {
+  ++mock_cuda::g_encode_calls;
+  if (mock_cuda::g_encode_result != CUDA_SUCCESS || rank != 3) return mock_cuda::g_encode_result;
+  const cuuint64_t words[16] = {reinterpret_cast<cuuint64_t>(base),
+                                dims[0],
+                                dims[1],
+                                dims[2],
+                                strides[0],
+                                strides[1],
+                                box[0],
+                                box[1],
+                                box[2],
+                                cuuint64_t(dtype),
+                                cuuint64_t(swizzle)};
+  for (int i = 0; i < 16; ++i) map->opaque[i] = words[i];
+  return CUDA_SUCCESS;
+}
+
 }  // namespace
 
 extern "C" cudaError_t cudaGetDriverEntryPointByVersion(const char* symbol, void** function,
                                                         unsigned int, unsigned long long,
                                                         cudaDriverEntryPointQueryResult* status) {
   const std::string name = symbol;
-  *function = name == "cuCtxGetCurrent" ? reinterpret_cast<void*>(ctx_get_current)
-              : name == "cuCtxGetId"    ? reinterpret_cast<void*>(ctx_get_id)
-                                        : nullptr;
+  *function = name == "cuCtxGetCurrent"          ? reinterpret_cast<void*>(ctx_get_current)
+              : name == "cuCtxGetId"             ? reinterpret_cast<void*>(ctx_get_id)
+              : name == "cuTensorMapEncodeTiled" ? reinterpret_cast<void*>(encode_tiled)
+                                                 : nullptr;
   *status = *function != nullptr ? cudaDriverEntryPointSuccess : cudaDriverEntryPointSymbolNotFound;
   return cudaSuccess;
 }

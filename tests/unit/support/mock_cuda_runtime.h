@@ -4,6 +4,7 @@
 // controls. No GPU, driver or libcudart is involved.
 #pragma once
 
+#include <cuda.h>
 #include <driver_types.h>
 
 namespace mock_cuda {
@@ -43,5 +44,11 @@ int attribute_query_count();
 // The id cuCtxGetId (through cudaGetDriverEntryPointByVersion) reports for
 // the current context; 0: no current context (default 1).
 void set_context_id(unsigned long long id);
+// cuTensorMapEncodeTiled (through the same query): writes the map's words
+// as base, dims[0..2], strides[0..1], box[0..2], dtype, swizzle (then
+// zeros), or returns the result set here instead (default CUDA_SUCCESS);
+// calls since reset(), from all threads.
+void set_encode_result(CUresult result);
+int encode_call_count();
 
 }  // namespace mock_cuda
