@@ -43,7 +43,7 @@ BWGEMM_DEVICE void with_form(const F& f, bool next, Rest... rest) {
 // value the kernel loaded.
 template <class F>
 BWGEMM_DEVICE void with_form(const GemmParams& p, float beta, const F& f) {
-  detail::with_form(f, beta != 0.0f, p.stage.has_epilogue, p.out_by_threads);
+  detail::with_form(f, beta != 0.0f, p.stage.has_epilogue, p.out_rotated);
 }
 
 }  // namespace bwgemm::epilogue

@@ -56,7 +56,7 @@ struct ChunkSink {
 // 128 threads (`thread` 0..127) synchronised by named barrier `barrier_id`.
 // `staging` holds Cfg::kChunksPerStaging chunks of Cfg::kChunkBytes.
 // fill_chunk(chunk, col0, sink) writes chunk `chunk` (first column col0) of
-// the block through sink.put (ChunkSink). kRotated: p.out_by_threads
+// the block through sink.put (ChunkSink). kRotated: p.out_rotated
 // (epilogue_form.cuh). The chunk loops are unrolled where
 // Cfg::kUnrollChunkLoops says fill_chunk needs `chunk` at compile time.
 template <class Cfg, int kChunkRows, bool kRotated, class FillChunk>

@@ -63,7 +63,7 @@ struct GemmParams {
   bool out_batched;
   // D's rows are not 16-byte aligned: no TMA store (out_map is unused); the
   // epilogue stages them rotated and writes them by bulk copies and threads.
-  bool out_by_threads;
+  bool out_rotated;
   // The TMA store clips D's columns exactly: cols * elem is a multiple of 16
   // bytes. Otherwise chunks crossing the last column are stored by threads.
   bool out_store_exact;

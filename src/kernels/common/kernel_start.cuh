@@ -41,7 +41,7 @@ BWGEMM_DEVICE void prefetch_maps(const GemmParams& p) {
     ptx::prefetch_tensor_map(&p.row.map);
     ptx::prefetch_tensor_map(&p.col.map);
   }
-  if (!p.out_by_threads) ptx::prefetch_tensor_map(&p.out_map);
+  if (!p.out_rotated) ptx::prefetch_tensor_map(&p.out_map);
 }
 
 // The k blocks of kBlockK every tile's mainloop runs. alpha == 0 reads

@@ -54,7 +54,7 @@ GemmParams launch_params_without_maps(const KernelView& v, const TileShape& s) {
   g.row.batched = v.batch > 1 && v.row_operand.stride != 0;
   g.col.batched = v.batch > 1 && v.col_operand.stride != 0;
   g.out_batched = v.batch > 1;
-  g.out_by_threads = plan_loads(v).out_by_threads;
+  g.out_rotated = plan_loads(v).out_rotated;
   g.out_store_exact = (v.cols * static_cast<int64_t>(dtype_size(v.out_type))) % 16 == 0;
   g.out = v.out;
   g.out_ld = v.out_ld;
@@ -69,8 +69,8 @@ GemmParams launch_params_without_maps(const KernelView& v, const TileShape& s) {
 bool make_launch_params(const KernelView& v, const TileShape& s, GemmParams* out) {
   *out = launch_params_without_maps(v, s);
   const LaunchMaps maps = launch_map_specs(v, s);
-  // D stored by threads needs no map (and its pitch could not be encoded).
-  if (!out->out_by_threads && !encode_tma_map(maps.out, &out->out_map)) return false;
+  // D staged rotated needs no map (and its pitch could not be encoded).
+  if (!out->out_rotated && !encode_tma_map(maps.out, &out->out_map)) return false;
   // With k == 0 no operand is ever loaded (and a map cannot have a 0 extent):
   // the operand maps stay zero and unused.
   return v.depth == 0 ||

@@ -39,11 +39,12 @@ inline bool tma_addressable(const void* base, int64_t ld, int64_t plane_stride, 
 // cannot address (a box must start 16-byte aligned; seen on H100: an
 // unaligned start is an illegal instruction); dispatch packs such operands
 // into a workspace first (dispatch/launch.cpp). D may be anything
-// element-aligned: where TMA cannot store its rows the epilogue writes them by
-// bulk copies and threads (epilogue_store.cuh).
+// element-aligned: where TMA cannot store its rows (out_rotated) the epilogue
+// stages them rotated and writes them by bulk copies and threads
+// (epilogue_store.cuh).
 struct LoadPlan {
   bool supported;
-  bool out_by_threads;
+  bool out_rotated;
 };
 LoadPlan plan_loads(const KernelView& v);
 
@@ -51,7 +52,7 @@ LoadPlan plan_loads(const KernelView& v);
 OutputStage output_stage(const KernelView& v);
 
 // The TMA map specs of a launch (exposed for unit tests); `out` is unused
-// when D is stored by threads.
+// when D is staged rotated (plan.out_rotated).
 struct LaunchMaps {
   LoadPlan plan;
   TmaMapSpec row, col, out;

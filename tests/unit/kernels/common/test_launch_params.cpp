@@ -418,7 +418,7 @@ void params_without_maps(void**) {
     assert_int_equal(g.depth, c.k);
     assert_int_equal(g.row.batched, c.batch > 1 && c.strideB != 0);
     assert_int_equal(g.col.batched, c.batch > 1 && c.strideA != 0);
-    assert_false(g.out_by_threads);
+    assert_false(g.out_rotated);
     assert_int_equal(g.out_batched, c.batch > 1);
     // A TMA store clips m exactly only at 16-byte multiples.
     assert_int_equal(g.out_store_exact, (c.m * int64_t(elem(t.out_dtype))) % 16 == 0);
@@ -550,10 +550,10 @@ bwgemm::LoadPlan plan_of(const bwgemm::RawCall& c) {
 void plan_loads_takes_unaligned_outputs_only(void**) {
   bwgemm::LoadPlan plan = plan_of(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 50257, 64, 768, 0));
   assert_true(plan.supported);
-  assert_true(plan.out_by_threads);
+  assert_true(plan.out_rotated);
   plan = plan_of(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 512, 64, 768, 0));
   assert_true(plan.supported);
-  assert_false(plan.out_by_threads);
+  assert_false(plan.out_rotated);
   assert_false(plan_of(minimal_call(CUBLAS_OP_N, CUBLAS_OP_T, 768, 50257, 64, 0)).supported);
   assert_false(plan_of(minimal_call(CUBLAS_OP_N, CUBLAS_OP_N, 768, 64, 50257, 0)).supported);
   assert_false(plan_of(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 512, 256, 128, 1)).supported);
@@ -572,7 +572,7 @@ void plan_loads_takes_unaligned_outputs_only(void**) {
   batched.strideB = 768 * 64 + 8;
   plan = plan_of(batched);
   assert_true(plan.supported);
-  assert_true(plan.out_by_threads);
+  assert_true(plan.out_rotated);
 }
 
 // D with rows not 16-byte aligned gets no map: the threads store it.
@@ -582,7 +582,7 @@ void unaligned_output_is_stored_by_threads(void**) {
   reset_encoder(nullptr);
   GemmParams g;
   assert_true(bwgemm::make_launch_params(v, shape_for(DType::BF16), &g));
-  assert_true(g.out_by_threads);
+  assert_true(g.out_rotated);
   assert_int_equal(g_encoded.size(), 2);  // the two operand maps only
 }
 
