@@ -153,12 +153,13 @@ BWGEMM_HOST_DEVICE void store_rotated_row(const uint8_t* row_buffer, uint32_t ro
   const uint32_t to_boundary = (16 - uint32_t(reinterpret_cast<uintptr_t>(out) % 16)) % 16;
   const uint32_t head = to_boundary < bytes ? to_boundary : bytes;
   const uint32_t tail = head + (bytes - head) / 16 * 16;
-  for (uint32_t x = 0; x < head; x += kElem)
-    *reinterpret_cast<Out*>(out + x) =
-        *reinterpret_cast<const Out*>(row_buffer + rotated_offset<kRowBytes>(rotation, x));
-  for (uint32_t x = tail; x < bytes; x += kElem)
-    *reinterpret_cast<Out*>(out + x) =
-        *reinterpret_cast<const Out*>(row_buffer + rotated_offset<kRowBytes>(rotation, x));
+  const auto store_elements = [&](uint32_t from, uint32_t to) {
+    for (uint32_t x = from; x < to; x += kElem)
+      *reinterpret_cast<Out*>(out + x) =
+          *reinterpret_cast<const Out*>(row_buffer + rotated_offset<kRowBytes>(rotation, x));
+  };
+  store_elements(0, head);
+  store_elements(tail, bytes);
   if (tail > head) {
     const uint32_t start = rotated_offset<kRowBytes>(rotation, head);
     const uint32_t first = tail - head < kRowBytes - start ? tail - head : kRowBytes - start;
