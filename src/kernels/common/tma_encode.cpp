@@ -5,6 +5,7 @@
 
 #include <atomic>
 
+#include "core/recent_values.h"
 #include "kernels/common/kernel_view.h"
 
 namespace bwgemm {
@@ -34,16 +35,9 @@ EncodeTiled encode_entry_point() {
 // cuTensorMapEncodeTiled is a pure function of its arguments, and a kernel
 // call encodes up to three maps, mostly the ones the same thread encoded for
 // an earlier call (a model's layers repeat their buffers and shapes): each
-// thread keeps its last kRecent encodings and copies a match instead of
+// thread keeps its last 8 encodings and copies a match instead of
 // calling the driver (host time per call, docs/perf.md).
-constexpr int kRecent = 8;
-struct Encoded {
-  TmaMapSpec spec;
-  CUtensorMap map;
-};
-thread_local Encoded t_recent[kRecent];
-thread_local int t_recent_count = 0;
-thread_local int t_recent_next = 0;
+thread_local RecentValues<TmaMapSpec, CUtensorMap, 8> t_recent;
 
 bool encode_with_driver(const TmaMapSpec& s, CUtensorMap* out) {
   EncodeTiled encode = encode_entry_point();
@@ -62,16 +56,12 @@ bool encode_with_driver(const TmaMapSpec& s, CUtensorMap* out) {
 }  // namespace
 
 bool encode_tma_map(const TmaMapSpec& s, CUtensorMap* out) {
-  for (int i = 0; i < t_recent_count; ++i) {
-    if (t_recent[i].spec == s) {
-      *out = t_recent[i].map;
-      return true;
-    }
+  if (const CUtensorMap* kept = t_recent.find(s)) {
+    *out = *kept;
+    return true;
   }
   if (!encode_with_driver(s, out)) return false;
-  t_recent[t_recent_next] = {s, *out};
-  t_recent_next = (t_recent_next + 1) % kRecent;
-  if (t_recent_count < kRecent) ++t_recent_count;
+  t_recent.keep(s, *out);
   return true;
 }
 

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+// The last few results of a pure function, kept by value (a thread's own
+// copy: declare it thread_local). A key equal (operator==) to a kept one
+// gives that one's value; a new key replaces the oldest.
+#pragma once
+
+namespace bwgemm {
+
+template <class Key, class Value, int kSize>
+class RecentValues {
+ public:
+  // NULL when `key` is not kept.
+  const Value* find(const Key& key) const {
+    for (int i = 0; i < count_; ++i)
+      if (entries_[i].key == key) return &entries_[i].value;
+    return nullptr;
+  }
+
+  void keep(const Key& key, const Value& value) {
+    entries_[next_] = {key, value};
+    next_ = (next_ + 1) % kSize;
+    if (count_ < kSize) ++count_;
+  }
+
+ private:
+  struct Entry {
+    Key key;
+    Value value;
+  };
+  Entry entries_[kSize]{};
+  int count_ = 0;
+  int next_ = 0;
+};
+
+}  // namespace bwgemm
