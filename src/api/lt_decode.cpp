@@ -2,7 +2,10 @@
 #include "api/lt_decode.h"
 
 #include <cstdint>
+#include <cstring>
 #include <utility>
+
+#include "core/recent_values.h"
 
 namespace bwgemm {
 namespace {
@@ -149,8 +152,18 @@ bool to_dtype(cudaDataType t, DType* out) {
   }
 }
 
-bwgemmReason_t decode_descriptor(const RealCublasLt& lt, cublasLtMatmulDesc_t desc, RawCall* call,
-                                 LtDecoded* out) {
+// The matmul descriptor's fields decode_lt_call uses (zero where not read,
+// as a RawCall's and an LtDecoded's are before decoding).
+struct DescFields {
+  cublasComputeType_t compute;
+  cublasOperation_t transa, transb;
+  cublasPointerMode_t pointer_mode;
+  Activation activation;
+  bool bias_epilogue;
+};
+
+bwgemmReason_t decode_descriptor(const RealCublasLt& lt, cublasLtMatmulDesc_t desc,
+                                 DescFields* out) {
   int32_t compute = 0, scale = 0, mode = 0, transa = 0, transb = 0;
   uint32_t epilogue = 0;
   if (!read_desc(lt, desc, CUBLASLT_MATMUL_DESC_COMPUTE_TYPE, &compute) ||
@@ -160,20 +173,102 @@ bwgemmReason_t decode_descriptor(const RealCublasLt& lt, cublasLtMatmulDesc_t de
       !read_desc(lt, desc, CUBLASLT_MATMUL_DESC_TRANSB, &transb) ||
       !read_desc(lt, desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue))
     return BWGEMM_REASON_INVALID_ARGUMENT;
-  call->compute = static_cast<cublasComputeType_t>(compute);
-  call->transa = static_cast<cublasOperation_t>(transa);
-  call->transb = static_cast<cublasOperation_t>(transb);
+  out->compute = static_cast<cublasComputeType_t>(compute);
+  out->transa = static_cast<cublasOperation_t>(transa);
+  out->transb = static_cast<cublasOperation_t>(transb);
   // The 32F compute types bwgemm takes scale in fp32 (cuBLASLt's default).
   if (scale != CUDA_R_32F) return BWGEMM_REASON_UNSUPPORTED_TYPES;
   if (mode != CUBLASLT_POINTER_MODE_HOST && mode != CUBLASLT_POINTER_MODE_DEVICE)
     return BWGEMM_REASON_LT_UNSUPPORTED;
   out->pointer_mode = static_cast<cublasPointerMode_t>(mode);
-  if (!to_activation(epilogue, &out->epilogue.activation, &out->bias_epilogue))
+  if (!to_activation(epilogue, &out->activation, &out->bias_epilogue))
     return BWGEMM_REASON_LT_UNSUPPORTED;
   return BWGEMM_REASON_KERNEL_SELECTED;
 }
 
+// Everything the first step reads through the getters.
+struct DescriptorReading {
+  bool layouts_readable;
+  bwgemmReason_t layout_reason;  // the first refusal among the layouts
+  Layout A, B, C, D;
+  bwgemmReason_t desc_reason;
+  DescFields desc;
+};
+
+void read_descriptors(const RealCublasLt& lt, const LtMatmulArgs& a, DescriptorReading* r) {
+  // PyTorch describes C and D with one layout object: it is read once (each
+  // getter is forwarding cost).
+  const bool d_is_c = a.Ddesc == a.Cdesc;
+  r->layouts_readable = true;
+  r->layout_reason = BWGEMM_REASON_KERNEL_SELECTED;
+  for (auto [layout, matrix] : {std::pair{a.Adesc, &r->A}, std::pair{a.Bdesc, &r->B},
+                                std::pair{a.Cdesc, &r->C}, std::pair{a.Ddesc, &r->D}}) {
+    if (matrix == &r->D && d_is_c) break;
+    const bwgemmReason_t reason = read_matrix(lt, layout, matrix);
+    if (reason == BWGEMM_REASON_INVALID_ARGUMENT) {
+      r->layouts_readable = false;
+      return;
+    }
+    if (r->layout_reason == BWGEMM_REASON_KERNEL_SELECTED) r->layout_reason = reason;
+  }
+  if (d_is_c) r->D = r->C;
+  r->desc_reason = decode_descriptor(lt, a.desc, &r->desc);
+}
+
+// The descriptors' bytes: cuBLASLt keeps a descriptor's attributes in the
+// opaque type its handle points to (cublasLt.h; cublasLt*Init fill a
+// caller's one), so equal bytes read equal and a setter changes them
+// (measured with cuBLASLt 13.0). The bias pointer is cleared in the copy
+// (the first step never reads it; each layer has its own): a model's
+// layers of one shape share a key. D's bytes are kept only when its layout
+// object is not C's.
+struct ReadingKey {
+  cublasLtMatrixLayoutOpaque_t layouts[4];
+  cublasLtMatmulDescOpaque_t desc;
+  bool d_is_c;
+};
+
+bool operator==(const ReadingKey& x, const ReadingKey& y) {
+  return std::memcmp(&x, &y, sizeof(ReadingKey)) == 0;
+}
+
+// False when the call has no key: a NULL descriptor (read, and refused,
+// every time) or a library that refuses the bias pointer's setter.
+bool reading_key(const RealCublasLt& lt, const LtMatmulArgs& a, ReadingKey* key) {
+  std::memset(key, 0, sizeof(ReadingKey));
+  key->d_is_c = a.Ddesc == a.Cdesc;
+  const cublasLtMatrixLayout_t layouts[4] = {a.Adesc, a.Bdesc, a.Cdesc,
+                                             key->d_is_c ? nullptr : a.Ddesc};
+  for (int i = 0; i < 4; ++i) {
+    if (layouts[i] == nullptr) {
+      if (i < 3) return false;
+      continue;
+    }
+    key->layouts[i] = *layouts[i];
+  }
+  key->desc = *a.desc;
+  const void* no_bias = nullptr;
+  return lt.desc_set_attribute(&key->desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &no_bias,
+                               sizeof no_bias) == CUBLAS_STATUS_SUCCESS;
+}
+
+// Each thread's last readings (a model's layers repeat a few shapes).
+thread_local RecentValues<ReadingKey, DescriptorReading, 8> t_readings;
+
+void read_descriptors_once(const RealCublasLt& lt, const LtMatmulArgs& a, DescriptorReading* r) {
+  ReadingKey key;
+  if (!reading_key(lt, a, &key)) return read_descriptors(lt, a, r);
+  if (const DescriptorReading* kept = t_readings.find(key)) {
+    *r = *kept;
+    return;
+  }
+  read_descriptors(lt, a, r);
+  t_readings.keep(key, *r);
+}
+
 }  // namespace
+
+void forget_lt_readings() { t_readings = {}; }
 
 bwgemmReason_t decode_lt_kernel_attributes(const RealCublasLt& lt, const LtMatmulArgs& a,
                                            cudaDataType d_type, LtDecoded* out) {
@@ -236,20 +331,16 @@ bwgemmReason_t decode_lt_call(const RealCublasLt& lt, const LtMatmulArgs& a, Raw
   // (A NULL handle is classify_call's to name.)
   if (a.desc == nullptr) return BWGEMM_REASON_INVALID_ARGUMENT;
 
-  // PyTorch describes C and D with one layout object: it is read once (each
-  // getter is forwarding cost).
-  const bool d_is_c = a.Ddesc == a.Cdesc;
-  Layout A{}, B{}, C{}, D{};
-  bwgemmReason_t layout_reason = BWGEMM_REASON_KERNEL_SELECTED;
-  for (auto [layout, matrix] : {std::pair{a.Adesc, &A}, std::pair{a.Bdesc, &B},
-                                std::pair{a.Cdesc, &C}, std::pair{a.Ddesc, &D}}) {
-    if (matrix == &D && d_is_c) break;
-    const bwgemmReason_t r = read_matrix(lt, layout, matrix);
-    if (r == BWGEMM_REASON_INVALID_ARGUMENT) return r;
-    if (layout_reason == BWGEMM_REASON_KERNEL_SELECTED) layout_reason = r;
-  }
-  if (d_is_c) D = C;
-  const bwgemmReason_t desc_reason = decode_descriptor(lt, a.desc, call, out);
+  DescriptorReading r{};
+  read_descriptors_once(lt, a, &r);
+  if (!r.layouts_readable) return BWGEMM_REASON_INVALID_ARGUMENT;
+  const Layout &A = r.A, &B = r.B, &C = r.C, &D = r.D;
+  call->compute = r.desc.compute;
+  call->transa = r.desc.transa;
+  call->transb = r.desc.transb;
+  out->pointer_mode = r.desc.pointer_mode;
+  out->epilogue.activation = r.desc.activation;
+  out->bias_epilogue = r.desc.bias_epilogue;
 
   // D is m x n; op(A) m x k; op(B) k x n. Filled in before any refusal, so
   // that the log shows what a forwarded call was.
@@ -270,8 +361,8 @@ bwgemmReason_t decode_lt_call(const RealCublasLt& lt, const LtMatmulArgs& a, Raw
   call->strideC = C.stride;
   out->ldd = D.ld;
   out->strideD = D.stride;
-  if (layout_reason != BWGEMM_REASON_KERNEL_SELECTED) return layout_reason;
-  if (desc_reason != BWGEMM_REASON_KERNEL_SELECTED) return desc_reason;
+  if (r.layout_reason != BWGEMM_REASON_KERNEL_SELECTED) return r.layout_reason;
+  if (r.desc_reason != BWGEMM_REASON_KERNEL_SELECTED) return r.desc_reason;
 
   // C has D's shape and type; the operands agree with m, n and k.
   if ((ta ? A.cols : A.rows) != m || (tb ? B.rows : B.cols) != n || (tb ? B.cols : B.rows) != k ||

@@ -14,6 +14,10 @@
 
 namespace bwgemm {
 
+// The first step's getters are a pure function of the descriptors' bytes:
+// each thread keeps its last few readings and reads a repeated one once
+// (lt_decode.cpp).
+
 // Fills `call` (entry LtMatmul, lt = &args, lt_decoded = decoded) and
 // `decoded`, all but the bias and SM target. BWGEMM_REASON_KERNEL_SELECTED
 // when the descriptors describe a call bwgemm may plan (classify_call still
@@ -31,5 +35,9 @@ bwgemmReason_t decode_lt_call(const RealCublasLt& lt, const LtMatmulArgs& args, 
 // judge. d_type: D's type.
 bwgemmReason_t decode_lt_kernel_attributes(const RealCublasLt& lt, const LtMatmulArgs& args,
                                            cudaDataType d_type, LtDecoded* decoded);
+
+// Forgets the calling thread's kept readings (unit tests count getters from
+// a cold start).
+void forget_lt_readings();
 
 }  // namespace bwgemm

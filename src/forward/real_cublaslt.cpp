@@ -26,6 +26,7 @@ bool resolve_all() {
   RealCublasLt r{};
   if (!resolve_required(kCublasLt, lib, "cublasLtMatmul", &r.matmul) ||
       !resolve_required(kCublasLt, lib, "cublasLtMatmulDescGetAttribute", &r.desc_get_attribute) ||
+      !resolve_required(kCublasLt, lib, "cublasLtMatmulDescSetAttribute", &r.desc_set_attribute) ||
       !resolve_required(kCublasLt, lib, "cublasLtMatrixLayoutGetAttribute",
                         &r.layout_get_attribute))
     return false;

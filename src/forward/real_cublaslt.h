@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Locating and calling the real cuBLASLt: its matmul, and the descriptor
-// getters bwgemm decodes a cublasLtMatmul call with.
+// Locating and calling the real cuBLASLt: its matmul, the descriptor getters
+// bwgemm decodes a cublasLtMatmul call with, and the matmul descriptor's
+// setter (on bwgemm's own copies only: lt_decode.cpp).
 #pragma once
 
 #include <cublasLt.h>
@@ -12,6 +13,7 @@ namespace bwgemm {
 struct RealCublasLt {
   decltype(&cublasLtMatmul) matmul;
   decltype(&cublasLtMatmulDescGetAttribute) desc_get_attribute;
+  decltype(&cublasLtMatmulDescSetAttribute) desc_set_attribute;
   decltype(&cublasLtMatrixLayoutGetAttribute) layout_get_attribute;
 };
 

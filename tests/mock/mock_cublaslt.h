@@ -2,9 +2,10 @@
 /*
  * A stand-in for the real cuBLASLt in the CPU unit tests, built like the mock
  * cuBLAS (mock_cublas.h): soname libcublasLt.so.<major>, every export under
- * the node libcublasLt.so.<major>. Its descriptors are plain attribute stores
- * with cuBLASLt's attribute sizes and defaults (a getter or setter with the
- * wrong size fails, as cuBLASLt's do); cublasLtMatmul records its arguments
+ * the node libcublasLt.so.<major>. Its descriptors hold cuBLASLt's attributes,
+ * sizes and defaults in the bytes of cublasLt.h's opaque types, as cuBLASLt's
+ * do (equal attributes, equal bytes; a getter or setter with the wrong size
+ * fails, as cuBLASLt's do); cublasLtMatmul records its arguments
  * exactly as received and returns a status the test chooses, never
  * dereferencing a pointer. The mock_cublaslt_* functions control it.
  */
@@ -38,14 +39,14 @@ typedef struct MockLtCall {
   cudaStream_t stream;
 } MockLtCall;
 
-/* Back to the defaults: matmul status SUCCESS, every attribute known,
- * counters zero, the calling thread's last call forgotten. */
+/* Back to the defaults: matmul status SUCCESS, counters zero, the calling thread's last call
+ * forgotten. */
 void mock_cublaslt_reset(void);
 /* The status cublasLtMatmul returns from now on. */
 void mock_cublaslt_set_status(cublasStatus_t status);
-/* Matmul descriptor attribute `attr` is unknown from now on (an older
+/* Matmul descriptor attribute `attr` is unknown to `desc` (as to an older
  * library): its getter and setter fail with CUBLAS_STATUS_INVALID_VALUE. */
-void mock_cublaslt_forget_desc_attribute(int attr);
+void mock_cublaslt_forget_desc_attribute(cublasLtMatmulDesc_t desc, int attr);
 /* cublasLtMatmul calls and descriptor getter calls since the last reset,
  * from all threads. */
 int mock_cublaslt_call_count(void);

@@ -14,6 +14,7 @@
 #include <functional>
 #include <string>
 
+#include "api/lt_decode.h"
 #include "core/env_config.h"
 #include "support/cmocka_cxx.h"
 #include "support/fake_kernel_families.h"
@@ -207,7 +208,8 @@ GemmProblem assert_launched(const LtCase& c, const char* label) {
   const cublasStatus_t status = invoke(arguments(c, d));
 
   if (status != CUBLAS_STATUS_SUCCESS) fail_msg("%s returned %d", label, int(status));
-  if (fake::record(0).launch_calls != launches + 1) fail_msg("%s: no kernel launch", label);
+  if (fake::record(0).launch_calls != launches + 1)
+    fail_msg("%s: no kernel launch (%s)", label, test::last_dispatch().reason_name);
   if (lt.call_count() != calls) fail_msg("%s: cuBLASLt was called too", label);
   const bwgemmDispatchInfo_t info = test::last_dispatch();
   if (info.path != BWGEMM_PATH_SM90 || info.reason != BWGEMM_REASON_KERNEL_SELECTED)
@@ -219,6 +221,7 @@ int reset(void** state) {
   test::reset_gemm_state(state);
   mock_cublaslt().reset();
   mock_cuda::set_stream_device(kStream, 0);
+  bwgemm::forget_lt_readings();
   return 0;
 }
 
@@ -354,8 +357,11 @@ void sm_count_target_of_the_descriptor_reaches_the_kernel(void**) {
 
 void attribute_unknown_to_the_library_counts_as_default(void**) {
   // An older cuBLASLt without the emulation descriptor: nobody can have set it.
-  mock_cublaslt().forget_desc_attribute(CUBLASLT_MATMUL_DESC_EMULATION_DESCRIPTOR);
-  assert_launched(LtCase{}, "older library");
+  LtCase c;
+  c.edit = [](cublasLtMatmulDesc_t desc, cublasLtMatrixLayout_t*) {
+    mock_cublaslt().forget_desc_attribute(desc, CUBLASLT_MATMUL_DESC_EMULATION_DESCRIPTOR);
+  };
+  assert_launched(c, "older library");
 }
 
 // ---- forwarding: every case bwgemm does not take, bit for bit ----
@@ -537,8 +543,8 @@ void unsupported_calls_are_forwarded_bit_for_bit(void**) {
 void unreadable_descriptor_is_forwarded(void**) {
   // A required attribute the library cannot report.
   LtCase c;
-  c.edit = [](cublasLtMatmulDesc_t, cublasLtMatrixLayout_t*) {
-    mock_cublaslt().forget_desc_attribute(CUBLASLT_MATMUL_DESC_EPILOGUE);
+  c.edit = [](cublasLtMatmulDesc_t desc, cublasLtMatrixLayout_t*) {
+    mock_cublaslt().forget_desc_attribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE);
   };
   assert_forwarded(c, BWGEMM_REASON_INVALID_ARGUMENT, "unreadable epilogue");
 }
@@ -563,6 +569,7 @@ void policy_preference_skips_the_kernel_attributes(void**) {
   assert_launched(LtCase{}, "kernel path");
   const int kernel_getters = lt.getter_call_count() - before;
   fake::behavior(0).config = -1;
+  bwgemm::forget_lt_readings();
   before = lt.getter_call_count();
   assert_forwarded(LtCase{}, BWGEMM_REASON_POLICY_PREFERS_CUBLAS, "policy prefers cuBLAS");
   const int forwarded_getters = lt.getter_call_count() - before;
@@ -590,12 +597,82 @@ void a_layout_shared_by_c_and_d_is_read_once(void**) {
   assert_int_equal(one.ldd, separate.ldd);
   assert_int_equal(one.stride_d, separate.stride_d);
   fake::behavior(0).config = -1;
+  bwgemm::forget_lt_readings();
   before = lt.getter_call_count();
   assert_forwarded(LtCase{}, BWGEMM_REASON_POLICY_PREFERS_CUBLAS, "forwarded, layouts apart");
   const int forwarded_separate = lt.getter_call_count() - before;
+  bwgemm::forget_lt_readings();
   before = lt.getter_call_count();
   assert_forwarded(shared, BWGEMM_REASON_POLICY_PREFERS_CUBLAS, "forwarded, one layout");
   assert_int_equal(forwarded_separate - (lt.getter_call_count() - before), 7);
+}
+
+// ---- each thread reads a repeated set of descriptors once ----
+
+// The first step's getters for a cold call of `c` forwarded by the policy.
+int forwarding_getters(const LtCase& c, const char* label) {
+  const int before = mock_cublaslt().getter_call_count();
+  assert_forwarded(c, BWGEMM_REASON_POLICY_PREFERS_CUBLAS, label);
+  return mock_cublaslt().getter_call_count() - before;
+}
+
+void repeated_descriptors_are_read_once(void**) {
+  fake::behavior(0).config = -1;
+  // New descriptor objects with the same attributes each time, as PyTorch
+  // makes them per call: read the first time only, forwarded bit for bit
+  // every time.
+  assert_true(forwarding_getters(LtCase{}, "first call") > 0);
+  assert_int_equal(forwarding_getters(LtCase{}, "second call"), 0);
+  assert_int_equal(forwarding_getters(LtCase{}, "third call"), 0);
+}
+
+void layers_with_their_own_bias_share_a_reading(void**) {
+  LtCase layer1, layer2;
+  layer2.bias = address<const void>(0x5100000);
+  assert_launched(layer1, "layer 1");
+  const int before = mock_cublaslt().getter_call_count();
+  const GemmProblem p = assert_launched(layer2, "layer 2");
+  // Only the kernel step's getters (layouts' extras, defaults, SM target,
+  // bias): the first step's reading is layer 1's.
+  assert_int_equal(mock_cublaslt().getter_call_count() - before, 4 * 2 + 18 + 1 + 3);
+  assert_ptr_equal(p.epilogue.bias, layer2.bias);
+}
+
+// Whatever a setter changes between two calls with the same descriptor
+// objects is read again.
+void a_changed_attribute_is_read_again(void**) {
+  const LtCase c;
+  const Descriptors d(c);
+  const MockLtCall call = arguments(c, d);
+  assert_int_equal(invoke(call), CUBLAS_STATUS_SUCCESS);
+  assert_int_equal(fake::record(0).last_problem.lda, 16);
+  // A's leading dimension, then the epilogue, then the transposes.
+  set_layout(d.layouts[0], CUBLASLT_MATRIX_LAYOUT_LD, int64_t{24});
+  assert_int_equal(invoke(call), CUBLAS_STATUS_SUCCESS);
+  assert_int_equal(fake::record(0).last_problem.lda, 24);
+  set_desc(d.desc, CUBLASLT_MATMUL_DESC_EPILOGUE, uint32_t{CUBLASLT_EPILOGUE_RELU_BIAS});
+  assert_int_equal(invoke(call), CUBLAS_STATUS_SUCCESS);
+  assert_int_equal(int(fake::record(0).last_problem.epilogue.activation), int(Activation::Relu));
+  // TN -> NN: A (16 x 64 rows x cols) is now m = 16 by k = 64, which B's 16
+  // rows contradict: cuBLASLt's to report.
+  set_desc(d.desc, CUBLASLT_MATMUL_DESC_TRANSA, int32_t{CUBLAS_OP_N});
+  mock_cublaslt().set_status(CUBLAS_STATUS_INVALID_VALUE);
+  assert_int_equal(invoke(call), CUBLAS_STATUS_INVALID_VALUE);
+  assert_int_equal(test::last_dispatch().reason, BWGEMM_REASON_INVALID_ARGUMENT);
+}
+
+// More shapes than a thread keeps, twice round: every call decoded right.
+void more_shapes_than_kept_are_decoded_right(void**) {
+  for (int round = 0; round < 2; ++round) {
+    for (int64_t i = 1; i <= 12; ++i) {
+      LtCase c;
+      c.m = 64 * i;
+      c.ldc = c.ldd = c.m;
+      const GemmProblem p = assert_launched(c, "shape");
+      assert_int_equal(p.m, c.m);
+      assert_int_equal(p.ldc, c.m);
+    }
+  }
 }
 
 void failed_launch_is_forwarded(void**) {
@@ -690,6 +767,10 @@ int main() {
       TEST(forced_cublas_policy_forwards_without_decoding),
       TEST(policy_preference_for_cublas_is_forwarded),
       TEST(policy_preference_skips_the_kernel_attributes),
+      TEST(repeated_descriptors_are_read_once),
+      TEST(layers_with_their_own_bias_share_a_reading),
+      TEST(a_changed_attribute_is_read_again),
+      TEST(more_shapes_than_kept_are_decoded_right),
       TEST(failed_launch_is_forwarded),
       TEST(calls_made_inside_cublas_pass_straight_through),
       TEST(user_calls_are_logged_with_their_entry_and_epilogue),
