@@ -6,6 +6,7 @@ true vocabulary 50257 and nanoGPT's padded 50304, with and without bwgemm
 preloaded, each in its own process.
 
 usage: bench/gpt2_step.py LIBBWGEMM [--steps N]
+       bench/gpt2_step.py --kernels VOCAB [--steps N]
        bench/gpt2_step.py --log-check LIBBWGEMM
        (LIBBWGEMM: path of libbwgemm.so.0; needs PyTorch built for CUDA 13)
 
@@ -14,6 +15,11 @@ the paths bwgemm's log shows for the GEMMs that reached it) and a summary:
 the 50257 step under bwgemm against the plain 50304 step. The four
 configurations run twice, forwards then backwards, so that clock drift as the
 GPU warms does not favour one of them.
+
+--kernels VOCAB runs one configuration in this process (preload the library
+yourself to see it under bwgemm) and prints, after the timed steps, the GPU
+time per step of its kernels, the largest first (PyTorch's profiler, three
+steps): where a slow step's time goes.
 
 --log-check runs one step (vocabulary 50257) under the library with every call
 logged and checks that every GEMM PyTorch issued reached bwgemm: the number of
@@ -35,7 +41,7 @@ GEMM_OPS = {"aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::_add
 LOGGED_CALL = re.compile(r"^bwgemm: (cublas\w+) .* -> ")
 
 
-def child(vocab, steps, log_check=False):
+def child(vocab, steps, log_check=False, kernels=False):
     import torch
     import torch.nn as nn
     import torch.nn.functional as F
@@ -98,7 +104,29 @@ def child(vocab, steps, log_check=False):
         if step >= 5:
             times.append(start.elapsed_time(end))
     times.sort()
+    if kernels:
+        print_kernel_times(torch, train_step)
     print(json.dumps({"vocab": vocab, "ms": times[len(times) // 2], "loss": float(loss)}))
+
+
+def print_kernel_times(torch, train_step, steps=3, top=15):
+    """GPU time per step of each kernel over `steps` profiled steps."""
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        for _ in range(steps):
+            train_step()
+        torch.cuda.synchronize()
+    rows = []
+    for a in prof.key_averages():
+        us = getattr(a, "device_time_total", None)
+        if us is None:
+            us = a.cuda_time_total
+        if us > 0:
+            rows.append((us / steps, a.count // steps, a.key))
+    rows.sort(reverse=True)
+    total = sum(r[0] for r in rows)
+    print(f"GPU time per step: {total / 1000:.2f} ms in {len(rows)} kernels; the largest:")
+    for us, count, name in rows[:top]:
+        print(f"  {us / 1000:7.3f} ms  x{count:<4d} {name[:110]}")
 
 
 def count_gemms(torch, train_step):
@@ -192,9 +220,12 @@ def main():
     parser.add_argument("--child", type=int)
     parser.add_argument("--log-check", action="store_true")
     parser.add_argument("--log-check-child", action="store_true")
+    parser.add_argument("--kernels", type=int, metavar="VOCAB")
     args = parser.parse_args()
     if args.child:
         return child(args.child, args.steps, args.log_check_child)
+    if args.kernels:
+        return child(args.kernels, args.steps, kernels=True)
     if not args.lib:
         parser.error("the path of libbwgemm.so.0 is required")
     lib = os.path.abspath(args.lib)

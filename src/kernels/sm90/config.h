@@ -60,8 +60,23 @@ inline constexpr Shape kShapes[] = {
     {"sm90_64x64x64_12stage_1cta", 1, 64, 1, ClusterMode::kMulticast, 12, kDecodeLayouts, true},
     {"sm90_64x64x64_12stage_2cta_splitk", 1, 64, 2, ClusterMode::kSplitK, 12, kDecodeLayouts, true},
     {"sm90_64x64x64_10stage_4cta_splitk", 1, 64, 4, ClusterMode::kSplitK, 10, kDecodeLayouts, true},
+    // Half of configuration 0's columns: twice its tiles, for shapes whose
+    // 256 x 256 tiles leave most of a last wave idle (GPT-2's input gradient,
+    // 768 x 8192 x 50257: 96 tiles on 66 clusters).
+    {"sm90_256x128x64_5stage_2cta", 2, 128, 2, ClusterMode::kMulticast, 5, kAllLayouts, false},
 };
 constexpr int kConfigCount = int(sizeof kShapes / sizeof kShapes[0]);
+
+// The row of kShapes named `name`, or -1 (for tables that name a row).
+constexpr int shape_index(const char* name) {
+  for (int c = 0; c < kConfigCount; ++c) {
+    const char* a = kShapes[c].name;
+    int i = 0;
+    while (a[i] != '\0' && a[i] == name[i]) ++i;
+    if (a[i] == name[i]) return c;
+  }
+  return -1;
+}
 
 // AB: __half or __nv_bfloat16; Out: AB or float. kRowMN / kColMN: the row /
 // column operand is stored M/N-contiguous (see kernel_view.h). kConfig: the
