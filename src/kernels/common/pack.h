@@ -18,9 +18,17 @@ struct Matrix16 {
   int64_t rows, cols, ld, stride, batch;
 };
 
-// The packed copy's leading dimension (rows rounded up to 8 elements) and
-// bytes; a broadcast matrix (stride 0) is packed once.
-inline int64_t packed_ld(const Matrix16& m) { return ((m.rows > 1 ? m.rows : 1) + 7) / 8 * 8; }
+// The packed copy's leading dimension and bytes; a broadcast matrix (stride
+// 0) is packed once. Rows are rounded up to 64 elements, so that each column
+// starts a 128-byte line, as in a padded matrix (GPT-2's 50304; with a
+// 50264-element pitch the kernels read the copy markedly slower, docs/perf.md
+// v13); fewer than 64 rows to 8 (16 bytes), so short columns do not grow
+// eightfold.
+inline int64_t packed_ld(const Matrix16& m) {
+  const int64_t rows = m.rows > 1 ? m.rows : 1;
+  const int64_t unit = rows >= 64 ? 64 : 8;
+  return (rows + unit - 1) / unit * unit;
+}
 inline size_t packed_bytes(const Matrix16& m) {
   return size_t(packed_ld(m)) * size_t(m.cols) * size_t(m.stride == 0 ? 1 : m.batch) * 2;
 }

@@ -5,6 +5,7 @@
 
 #include "kernels/common/launch_params.h"
 #include "kernels/decode/check.h"
+#include "kernels/sm90/config.h"
 #include "kernels/sm90/variants.h"
 
 namespace bwgemm::sm90 {
@@ -31,6 +32,32 @@ bool large_tile_wins(const GemmProblem& p, const DeviceCaps& caps, bool cublas_f
   // At least one full wave of 2-CTA clusters of 256 x 256 output tiles.
   const int64_t cluster_tiles = (p.n + 255) / 256 * ((p.m + 255) / 256) * p.batch;
   return p.k >= 512 && cluster_tiles >= caps.sm_count / 2;
+}
+
+// The share of the clusters' tile slots a grid of 256-row (n) by `cols`-wide
+// (m) cluster tiles keeps busy over its waves.
+double wave_fill(const GemmProblem& p, const DeviceCaps& caps, int64_t cols) {
+  const int64_t tiles = (p.n + 255) / 256 * ((p.m + cols - 1) / cols) * p.batch;
+  const int64_t clusters = caps.sm_count / 2 > 0 ? caps.sm_count / 2 : 1;
+  const int64_t waves = (tiles + clusters - 1) / clusters;
+  return double(tiles) / double(waves * clusters);
+}
+
+// The large-tile class on 256 x 128 cluster tiles (sm90_256x128x64_5stage_2cta)
+// where 256 x 256 ones leave much of the last wave idle. Forced on full
+// waves it ran at 0.84-0.89x configuration 0's throughput (GPT-2's padded
+// logits and weight gradient); on GPT-2's input gradient, 768 x 8192 x 50257
+// (96 tiles of 256 x 256 on 66 clusters fill 0.73 of two waves, 192 of
+// 256 x 128 0.97 of three) 435-441 TFLOP/s against 408, and 0.95-0.96x
+// cuBLAS against 0.78x on 768 x 8192 x 8192 in all four layouts (H100,
+// docs/perf.md v13).
+constexpr double kHalfColumnsSpeed = 0.85;
+constexpr int kHalfColumnsConfig = shape_index("sm90_256x128x64_5stage_2cta");
+static_assert(kHalfColumnsConfig > 0);
+
+int large_tile_config(const GemmProblem& p, const DeviceCaps& caps) {
+  return wave_fill(p, caps, 128) * kHalfColumnsSpeed > wave_fill(p, caps, 256) ? kHalfColumnsConfig
+                                                                               : 0;
 }
 
 // Shape classes with A, B and D 16-byte aligned and a same-type output, first
@@ -95,8 +122,12 @@ ConfigChoice select_config(const GemmProblem& p, const DeviceCaps& caps) {
                        tma_addressable(p.d, p.ldd, 0, p.c_type);
   const bool cublas_fast_path = p.m % 16 == 0 && p.n % 16 == 0 && p.k % 16 == 0 && aligned;
   if (p.c_type != p.ab_type) return {-1, "fp32 output: cuBLAS (not measured)"};
-  if (large_tile_wins(p, caps, cublas_fast_path))
+  if (large_tile_wins(p, caps, cublas_fast_path)) {
+    if (large_tile_config(p, caps) == kHalfColumnsConfig)
+      return {kHalfColumnsConfig,
+              "off cuBLAS's fast path, 256x128 tiles fill the last wave better: measured faster"};
     return {0, "off cuBLAS's fast path, a wave of 256x256 tiles: measured faster"};
+  }
   if (!aligned || p.batch != 1) return {-1, "cuBLAS measured faster"};
   if (decode_wins(p, caps))
     return {kDecodeConfig,

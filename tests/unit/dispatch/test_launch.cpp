@@ -71,8 +71,8 @@ void an_odd_leading_dimension_is_packed_into_the_workspace(void**) {
   const GemmProblem& got = fake::record(0).last_problem;
   assert_ptr_equal(got.b, fake::workspace_base());
   assert_ptr_equal(copy.dst, fake::workspace_base());
-  assert_int_equal(got.ldb, 208);
-  assert_ptr_equal(got.a, p.a);  // A was addressable
+  assert_int_equal(got.ldb, 256);  // whole 128-byte lines
+  assert_ptr_equal(got.a, p.a);    // A was addressable
   assert_int_equal(got.lda, 96);
 }
 
@@ -97,14 +97,14 @@ void both_operands_and_their_batches_are_packed(void**) {
   assert_int_equal(b.cols, 201);
   assert_int_equal(b.stride, 0);
   const GemmProblem& got = fake::record(0).last_problem;
-  assert_int_equal(got.lda, 208);
-  assert_int_equal(got.stride_a, 208 * 96);
-  assert_int_equal(got.ldb, 80);
+  assert_int_equal(got.lda, 256);
+  assert_int_equal(got.stride_a, 256 * 96);
+  assert_int_equal(got.ldb, 128);
   assert_int_equal(got.stride_b, 0);
   // B's copy follows A's three, on a 256-byte boundary.
   const auto offset =
       reinterpret_cast<uintptr_t>(got.b) - reinterpret_cast<uintptr_t>(fake::workspace_base());
-  assert_true(offset >= size_t(208) * 96 * 3 * 2);
+  assert_true(offset >= size_t(256) * 96 * 3 * 2);
   assert_int_equal(offset % 256, 0);
 }
 
@@ -122,7 +122,7 @@ void the_callers_workspace_takes_the_copy_when_large_enough(void**) {
   assert_ptr_equal(fake::pack_calls()[0].dst, lent);
   assert_ptr_equal(fake::record(0).last_problem.b, lent);
 
-  p.workspace_bytes = 208 * 80 * 2 - 1;  // one byte short of B's copy
+  p.workspace_bytes = 256 * 80 * 2 - 1;  // one byte short of B's copy
   bwgemm::LaunchResult r = launch(p);
   assert_int_equal(int(r.status), int(LaunchStatus::kForward));
   p.workspace = lent + 16;
@@ -132,6 +132,21 @@ void the_callers_workspace_takes_the_copy_when_large_enough(void**) {
   fake::reset_pack();
   assert_int_equal(int(launch(p).status), int(LaunchStatus::kEnqueued));
   assert_ptr_equal(fake::pack_calls()[0].dst, fake::workspace_base());
+}
+
+// A copy's columns start whole 128-byte lines; columns shorter than 64
+// elements are padded to 16 bytes only.
+void packed_columns_are_padded_to_whole_lines(void**) {
+  const auto ld = [](int64_t rows) {
+    return bwgemm::packed_ld(bwgemm::Matrix16{nullptr, rows, 3, rows, 0, 1});
+  };
+  assert_int_equal(ld(0), 8);
+  assert_int_equal(ld(5), 8);
+  assert_int_equal(ld(63), 64);
+  assert_int_equal(ld(64), 64);
+  assert_int_equal(ld(65), 128);
+  assert_int_equal(ld(50257), 50304);
+  assert_int_equal(bwgemm::packed_bytes(bwgemm::Matrix16{nullptr, 65, 3, 65, 0, 1}), 128 * 3 * 2);
 }
 
 // No copy where none can be made: no workspace (a capture, the ceiling),
@@ -165,6 +180,7 @@ int main() {
       TEST(both_operands_and_their_batches_are_packed),
       TEST(unpackable_calls_are_forwarded),
       TEST(the_callers_workspace_takes_the_copy_when_large_enough),
+      TEST(packed_columns_are_padded_to_whole_lines),
   };
   return cmocka_run_group_tests_name("launch", tests, nullptr, nullptr);
 }
