@@ -90,10 +90,15 @@ bool first_time(uint64_t key) {
 
 // The line names the device current for the call (the one a kernel runs
 // on), so the decisions of a process driving several GPUs can be told apart;
-// -1 if the runtime cannot say. Asked only when a line is written.
+// -1 if the runtime cannot say. Asked only when a line is written, and only
+// for a call with a handle: making one initialised CUDA, while a call
+// without one is refused by cuBLAS before it touches CUDA, and the first
+// runtime call would initialise it (a process that forks next could then
+// not use CUDA in its child).
 void log_decision(const RawCall& c, const Decision& d) {
+  const bool has_handle = c.lt != nullptr ? c.lt->handle != nullptr : c.handle != nullptr;
   int device = -1;
-  if (cudaGetDevice(&device) != cudaSuccess) device = -1;
+  if (!has_handle || cudaGetDevice(&device) != cudaSuccess) device = -1;
   log_line("%s transa=%d transb=%d m=%" PRId64 " n=%" PRId64 " k=%" PRId64
            " Atype=%d Btype=%d Ctype=%d lda=%" PRId64 " ldb=%" PRId64 " ldc=%" PRId64
            " strideA=%lld strideB=%lld strideC=%lld batch=%" PRId64

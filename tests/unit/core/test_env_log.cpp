@@ -236,6 +236,22 @@ void log_lines_name_the_device(void** state) {
   assert_int_equal(test::count_lines_with(text, {"bwgemm: ", " device=1 -> sm90"}), 1);
 }
 
+// The defect: a call without a handle, which cuBLAS refuses before it
+// touches CUDA, was logged with the current device, and asking for it
+// initialised the CUDA runtime (in a process about to fork, the child could
+// then not use CUDA). Such a line says device=-1, and the runtime is not
+// called.
+void a_call_without_a_handle_is_logged_without_the_runtime(void** state) {
+  set_env("BWGEMM_LOG", "2");
+  GemmCall no_handle = candidate();
+  no_handle.handle = nullptr;
+  const int before = mock_cuda::get_device_call_count();
+  test::invoke(no_handle);
+  assert_int_equal(mock_cuda::get_device_call_count(), before);
+  const std::string text = log_text(state);
+  assert_int_equal(test::count_lines_with(text, {"bwgemm: ", " device=-1 -> cublas"}), 1);
+}
+
 // The defect: calls through bwgemmGemmEx & co. were logged as cublasGemmEx & co.
 // Each line names the function the caller called, and the same arguments
 // through the two names are two decisions at BWGEMM_LOG=1.
@@ -397,6 +413,7 @@ int main() {
       TEST(log_1_logs_each_decision_once),
       TEST(log_2_logs_every_call),
       TEST(log_lines_name_the_entry_point_and_the_path),
+      TEST(a_call_without_a_handle_is_logged_without_the_runtime),
       TEST(log_lines_name_the_device),
       TEST(log_lines_name_the_function_as_called),
       TEST(wait_timeout_default_override_and_bad_values),

@@ -20,6 +20,7 @@ cudaError_t g_get_device_error = cudaSuccess;
 cudaError_t g_attribute_error = cudaSuccess;
 cudaError_t g_properties_error = cudaSuccess;
 std::atomic<int> g_attribute_queries{0};
+std::atomic<int> g_get_device_calls{0};
 constexpr int kStreamSlots = 4;
 std::pair<cudaStream_t, int> g_stream_devices[kStreamSlots];
 int g_stream_count = 0;
@@ -40,6 +41,7 @@ void reset() {
   g_attribute_error = cudaSuccess;
   g_properties_error = cudaSuccess;
   g_attribute_queries = 0;
+  g_get_device_calls = 0;
   g_stream_count = 0;
   g_capture = cudaStreamCaptureStatusNone;
   g_device_queries_during_capture = 0;
@@ -66,10 +68,12 @@ void set_stream_device(cudaStream_t stream, int device) {
   g_stream_devices[g_stream_count++ % kStreamSlots] = {stream, device};
 }
 int attribute_query_count() { return g_attribute_queries.load(); }
+int get_device_call_count() { return g_get_device_calls.load(); }
 
 }  // namespace mock_cuda
 
 extern "C" cudaError_t cudaGetDevice(int* device) {
+  ++mock_cuda::g_get_device_calls;
   if (mock_cuda::g_get_device_error != cudaSuccess) return mock_cuda::g_get_device_error;
   *device = mock_cuda::g_current;
   return cudaSuccess;

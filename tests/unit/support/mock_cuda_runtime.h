@@ -41,6 +41,9 @@ int device_queries_during_capture();
 int stream_device_query_count();
 // cudaDeviceGetAttribute calls since reset(), from all threads.
 int attribute_query_count();
+// cudaGetDevice calls since reset(), from all threads (the first one of a
+// process initialises a real runtime).
+int get_device_call_count();
 // The id cuCtxGetId (through cudaGetDriverEntryPointByVersion) reports for
 // the current context; 0: no current context (default 1).
 void set_context_id(unsigned long long id);
