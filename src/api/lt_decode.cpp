@@ -229,13 +229,14 @@ struct ReadingKey {
 };
 
 bool operator==(const ReadingKey& x, const ReadingKey& y) {
-  return std::memcmp(&x, &y, sizeof(ReadingKey)) == 0;
+  return x.d_is_c == y.d_is_c && std::memcmp(x.layouts, y.layouts, sizeof x.layouts) == 0 &&
+         std::memcmp(&x.desc, &y.desc, sizeof x.desc) == 0;
 }
 
 // False when the call has no key: a NULL descriptor (read, and refused,
 // every time) or a library that refuses the bias pointer's setter.
 bool reading_key(const RealCublasLt& lt, const LtMatmulArgs& a, ReadingKey* key) {
-  std::memset(key, 0, sizeof(ReadingKey));
+  std::memset(key->layouts, 0, sizeof key->layouts);
   key->d_is_c = a.Ddesc == a.Cdesc;
   const cublasLtMatrixLayout_t layouts[4] = {a.Adesc, a.Bdesc, a.Cdesc,
                                              key->d_is_c ? nullptr : a.Ddesc};

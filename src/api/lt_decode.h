@@ -14,17 +14,15 @@
 
 namespace bwgemm {
 
-// The first step's getters are a pure function of the descriptors' bytes:
-// each thread keeps its last few readings and reads a repeated one once
-// (lt_decode.cpp).
-
 // Fills `call` (entry LtMatmul, lt = &args, lt_decoded = decoded) and
 // `decoded`, all but the bias and SM target. BWGEMM_REASON_KERNEL_SELECTED
 // when the descriptors describe a call bwgemm may plan (classify_call still
 // checks it like any other); otherwise why it is forwarded: INVALID_ARGUMENT
 // (NULL or unreadable descriptors, sizes that disagree: cuBLASLt reports
 // them), UNSUPPORTED_TYPES, or LT_UNSUPPORTED (an order, epilogue or pointer
-// mode bwgemm does not implement).
+// mode bwgemm does not implement). Its getters are a pure function of the
+// descriptors' bytes: each thread keeps its last few readings and reads a
+// repeated set once (lt_decode.cpp).
 bwgemmReason_t decode_lt_call(const RealCublasLt& lt, const LtMatmulArgs& args, RawCall* call,
                               LtDecoded* decoded);
 

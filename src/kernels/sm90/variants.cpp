@@ -21,9 +21,7 @@ const char* config_name(int config) {
 }
 
 int config_by_name(const char* name) {
-  for (int c = 0; c < kFamilyConfigCount; ++c)
-    if (std::strcmp(config_name(c), name) == 0) return c;
-  return -1;
+  return std::strcmp(config_name(kDecodeConfig), name) == 0 ? kDecodeConfig : shape_index(name);
 }
 
 bool config_compiled(int config, const VariantKey& key) {
