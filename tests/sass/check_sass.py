@@ -49,6 +49,7 @@ SM90_CONFIGS = {
     3: dict(n=64, multicast=False, split_k=False, kernels=8),
     4: dict(n=64, multicast=False, split_k=True, kernels=8),
     5: dict(n=64, multicast=False, split_k=True, kernels=8),
+    6: dict(n=128, multicast=True, split_k=False, kernels=16),
 }
 SM90_KERNELS = sum(c["kernels"] for c in SM90_CONFIGS.values())
 # Kernels with an M/N-major row operand (configurations compiled for every
