@@ -25,19 +25,24 @@ namespace {
 //  - Only same-type outputs were measured; fp32 outputs stay with cuBLAS.
 //  - D's leading dimension or base not 16-byte aligned (GPT-2's logits with
 //    the vocabulary 50257): cuBLAS at 96 TFLOP/s, the kernel (storing D by
-//    threads) at 434 on an H100 (docs/perf.md). Unaligned A or B: the kernel
-//    cannot load them (launch_params.h) and forwards.
+//    threads) at 434 on an H100 (docs/perf.md). Unaligned A or B are packed
+//    first (dispatch/launch.cpp): GPT-2's backward pair, docs/perf.md v7-v13.
+
+// Cluster tiles of 256 rows (n) by `cols` columns (m), every batch counted.
+int64_t cluster_tiles(const GemmProblem& p, int64_t cols) {
+  return (p.n + 255) / 256 * ((p.m + cols - 1) / cols) * p.batch;
+}
+
 bool large_tile_wins(const GemmProblem& p, const DeviceCaps& caps, bool cublas_fast_path) {
   if (cublas_fast_path) return false;
   // At least one full wave of 2-CTA clusters of 256 x 256 output tiles.
-  const int64_t cluster_tiles = (p.n + 255) / 256 * ((p.m + 255) / 256) * p.batch;
-  return p.k >= 512 && cluster_tiles >= caps.sm_count / 2;
+  return p.k >= 512 && cluster_tiles(p, 256) >= caps.sm_count / 2;
 }
 
-// The share of the clusters' tile slots a grid of 256-row (n) by `cols`-wide
-// (m) cluster tiles keeps busy over its waves.
+// The share of the clusters' tile slots a grid of 256-row by `cols`-wide
+// cluster tiles keeps busy over its waves.
 double wave_fill(const GemmProblem& p, const DeviceCaps& caps, int64_t cols) {
-  const int64_t tiles = (p.n + 255) / 256 * ((p.m + cols - 1) / cols) * p.batch;
+  const int64_t tiles = cluster_tiles(p, cols);
   const int64_t clusters = caps.sm_count / 2 > 0 ? caps.sm_count / 2 : 1;
   const int64_t waves = (tiles + clusters - 1) / clusters;
   return double(tiles) / double(waves * clusters);
@@ -55,9 +60,8 @@ constexpr double kHalfColumnsSpeed = 0.85;
 constexpr int kHalfColumnsConfig = shape_index("sm90_256x128x64_5stage_2cta");
 static_assert(kHalfColumnsConfig > 0);
 
-int large_tile_config(const GemmProblem& p, const DeviceCaps& caps) {
-  return wave_fill(p, caps, 128) * kHalfColumnsSpeed > wave_fill(p, caps, 256) ? kHalfColumnsConfig
-                                                                               : 0;
+bool half_columns_win(const GemmProblem& p, const DeviceCaps& caps) {
+  return wave_fill(p, caps, 128) * kHalfColumnsSpeed > wave_fill(p, caps, 256);
 }
 
 // Shape classes with A, B and D 16-byte aligned and a same-type output, first
@@ -123,7 +127,7 @@ ConfigChoice select_config(const GemmProblem& p, const DeviceCaps& caps) {
   const bool cublas_fast_path = p.m % 16 == 0 && p.n % 16 == 0 && p.k % 16 == 0 && aligned;
   if (p.c_type != p.ab_type) return {-1, "fp32 output: cuBLAS (not measured)"};
   if (large_tile_wins(p, caps, cublas_fast_path)) {
-    if (large_tile_config(p, caps) == kHalfColumnsConfig)
+    if (half_columns_win(p, caps))
       return {kHalfColumnsConfig,
               "off cuBLAS's fast path, 256x128 tiles fill the last wave better: measured faster"};
     return {0, "off cuBLAS's fast path, a wave of 256x256 tiles: measured faster"};
