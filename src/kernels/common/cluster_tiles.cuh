@@ -4,6 +4,7 @@
 // CTA walks the same sequence, so their rings stay in step.
 #pragma once
 
+#include "kernels/common/pipeline_state.h"
 #include "kernels/common/tile_scheduler.h"
 #include "kernels/ptx/index.cuh"
 
@@ -33,6 +34,51 @@ class ClusterTiles {
 
  private:
   const TileScheduler& scheduler_;
+};
+
+// Where a producer is in its steps (ClusterSteps): the tile, the k block of
+// it and the ring stage the step fills.
+template <int kStages>
+struct StepCursor {
+  int64_t tile;
+  int32_t k_block;
+  PipelineState<kStages> ring;
+
+  template <class Steps>
+  BWGEMM_DEVICE void advance(const Steps& steps) {
+    if (++k_block == steps.end_k_block()) {
+      k_block = steps.first_k_block();
+      tile += ptx::cluster_count();
+    }
+    ring.advance();
+  }
+};
+
+// The producers' steps: this cluster's tiles in ClusterTiles' order,
+// `per_tile` k blocks of each from `first_k_block`, so that a role can walk
+// them with several cursors (the line loader works on two steps at once:
+// kernels/common/line_load.cuh).
+class ClusterSteps {
+ public:
+  BWGEMM_DEVICE ClusterSteps(const TileScheduler& scheduler, int32_t first_k_block,
+                             int32_t per_tile)
+      : first_k_block_(first_k_block), end_k_block_(first_k_block + per_tile) {
+    const int64_t first = ptx::cluster_index(), stride = ptx::cluster_count();
+    const int64_t tiles =
+        scheduler.tile_count() > first ? (scheduler.tile_count() - first + stride - 1) / stride : 0;
+    count_ = per_tile > 0 ? tiles * per_tile : 0;
+  }
+  BWGEMM_DEVICE int64_t count() const { return count_; }
+  template <int kStages>
+  BWGEMM_DEVICE StepCursor<kStages> first() const {
+    return {int64_t(ptx::cluster_index()), first_k_block_, {}};
+  }
+  BWGEMM_DEVICE int32_t first_k_block() const { return first_k_block_; }
+  BWGEMM_DEVICE int32_t end_k_block() const { return end_k_block_; }
+
+ private:
+  int32_t first_k_block_, end_k_block_;
+  int64_t count_;
 };
 
 }  // namespace bwgemm

@@ -17,10 +17,14 @@ LaunchResult launch(const GemmProblem& p, const DeviceCaps& caps, int config,
   return launch_gemm(kCatalog, p, caps, config, error_flag);
 }
 
+bool loads_unaddressable(int config, DType out_type) {
+  return tile_shape(config, out_type).thread_loads;
+}
+
 }  // namespace
 
-extern const KernelFamily kFamily = {BWGEMM_PATH_SM100, "sm100",      true,
-                                     runs_on,           supports,     choose_config,
-                                     config_name,       kConfigCount, launch};
+extern const KernelFamily kFamily = {
+    BWGEMM_PATH_SM100, "sm100",     true,         runs_on, supports,
+    choose_config,     config_name, kConfigCount, launch,  loads_unaddressable};
 
 }  // namespace bwgemm::sm100
