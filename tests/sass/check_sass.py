@@ -10,7 +10,9 @@ Every kernel function in the binaries must match at least one rule of RULES
 in the kernel's instructions (each a regular expression searched line by
 line: at least one line matches) and forbids others (no line matches). Every
 checked kernel must have no stack frame and no local memory (spills go to
-local memory), as `cuobjdump -res-usage` reports; a rule with `static_smem`
+local memory), as `cuobjdump -res-usage` reports, and every sm90 kernel's
+register reconfiguration (setmaxnreg) must fit the registers its threads
+hold at launch (REG); a rule with `static_smem`
 set also bounds the kernels' static shared memory (SHARED) by
 kStaticSmemAllowance of src/kernels/common/smem_budget.h, which the kernel's
 shared-memory budget counts on. A rule whose `count` is set
@@ -43,13 +45,13 @@ def sm90(ab=r"[\w:]+", out=r"[\w:]+", row_mn=r"\w+", col_mn=r"\w+", config=r"\d+
 # the cluster multicasts or splits K, and how many kernels (4 type pairs x the
 # operand layouts each is compiled for).
 SM90_CONFIGS = {
-    0: dict(n=256, multicast=True, split_k=False, kernels=16),
-    1: dict(n=128, multicast=True, split_k=False, kernels=16),
-    2: dict(n=128, multicast=False, split_k=False, kernels=16),
-    3: dict(n=64, multicast=False, split_k=False, kernels=8),
-    4: dict(n=64, multicast=False, split_k=True, kernels=8),
-    5: dict(n=64, multicast=False, split_k=True, kernels=8),
-    6: dict(n=128, multicast=True, split_k=False, kernels=16),
+    0: dict(n=256, multicast=True, split_k=False, kernels=16, consumers=2),
+    1: dict(n=128, multicast=True, split_k=False, kernels=16, consumers=1),
+    2: dict(n=128, multicast=False, split_k=False, kernels=16, consumers=1),
+    3: dict(n=64, multicast=False, split_k=False, kernels=8, consumers=1),
+    4: dict(n=64, multicast=False, split_k=True, kernels=8, consumers=1),
+    5: dict(n=64, multicast=False, split_k=True, kernels=8, consumers=1),
+    6: dict(n=128, multicast=True, split_k=False, kernels=16, consumers=2),
 }
 SM90_KERNELS = sum(c["kernels"] for c in SM90_CONFIGS.values())
 # Kernels with an M/N-major row operand (configurations compiled for every
@@ -318,6 +320,32 @@ def parse_resources(text):
     return usage
 
 
+SM90_CONFIG_OF = re.compile(r"^void bwgemm::sm90::gemm_kernel<bwgemm::sm90::Config<.*, (\d+)> >")
+SETMAXNREG = re.compile(r"^USETMAXREG\.(TRY_ALLOC|DEALLOC)\.CTAPOOL\s+(?:\w+,\s*)?(0x[0-9a-f]+|\d+)")
+
+
+def register_pool_problem(name, code, registers):
+    """Why an sm90 kernel's setmaxnreg cannot be satisfied, or None. The
+    producer warpgroup gives registers back and each consumer warpgroup asks
+    for more, all from the CTA's pool: what every thread got at launch (REG).
+    A request the pool cannot meet never returns: the kernel hangs."""
+    m = SM90_CONFIG_OF.match(name)
+    if m is None:
+        return None
+    consumers = SM90_CONFIGS[int(m.group(1))]["consumers"]
+    requests = {kind: int(value, 0) for kind, value in
+                (SETMAXNREG.match(ins).groups() for ins in code if SETMAXNREG.match(ins))}
+    if set(requests) != {"TRY_ALLOC", "DEALLOC"}:
+        return f"expected one register release and one request, found {requests}"
+    needed = requests["DEALLOC"] + consumers * requests["TRY_ALLOC"]
+    if needed > (1 + consumers) * registers:
+        return (f"setmaxnreg asks for {needed} registers per thread over {1 + consumers} "
+                f"warpgroups ({requests['DEALLOC']} + {consumers} x {requests['TRY_ALLOC']}), "
+                f"more than the {(1 + consumers) * registers} they hold at launch "
+                f"({registers} each): the consumers would wait forever")
+    return None
+
+
 def check(binaries):
     cuobjdump = find_cuobjdump()
     if cuobjdump is None:
@@ -376,6 +404,9 @@ def check(binaries):
         elif res.get("STACK") != 0 or res.get("LOCAL") != 0:
             failures.append(f"{label(key)}: stack frame {res.get('STACK')} bytes, local memory "
                             f"{res.get('LOCAL')} bytes (spills?); expected 0 and 0")
+        if res is not None and (problem := register_pool_problem(names[key[2]], kernels[key],
+                                                                  res.get("REG", 0))):
+            failures.append(f"{label(key)}: {problem}")
 
     for failure in failures:
         print(f"FAIL: {failure}")

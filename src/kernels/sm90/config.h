@@ -174,9 +174,14 @@ struct Config {
   static constexpr uint32_t kReduceEmptyArrivals = 128;
 
   // Register split: the consumers hold up to 128 fp32 accumulators each, the
-  // producer warpgroup (TMA issue, line loads) what is left.
+  // producer warpgroup (TMA issue, line loads) what is left. setmaxnreg moves
+  // registers within the CTA's pool, what its threads got at launch (ptxas
+  // gives 384-thread kernels 168 each): a request beyond it never returns
+  // (tests/sass/check_sass.py checks every kernel's).
   static constexpr uint32_t kConsumerRegisters = 224;
-  static constexpr uint32_t kProducerRegisters = kConsumers == 2 ? 64 : 96;
+  static constexpr uint32_t kProducerRegisters = kConsumers == 2 ? 56 : 96;
+  static constexpr uint32_t kLaunchRegisterCap =
+      (65536 / kThreads < 255 ? 65536 / kThreads : 255) / 8 * 8;
 
   static_assert(std::is_same_v<Out, AB> || std::is_same_v<Out, float>);
   static_assert(kConsumers == 1 || kConsumers == 2);
@@ -189,7 +194,8 @@ struct Config {
   static_assert(kChunks % kChunksPerStaging == 0);
   static_assert(kSmemBytes <= kSmemLimit, "exceeds the sm90 shared-memory limit per block");
   static_assert(kSideOffset % 16 == 0);
-  static_assert(kProducerRegisters * 128 + kConsumerRegisters * 128 * kConsumers <= 65536);
+  static_assert(kProducerRegisters + kConsumerRegisters * kConsumers <=
+                (1 + kConsumers) * kLaunchRegisterCap);
 };
 
 // What the variant tables instantiate (variant_table.cuh).
