@@ -58,6 +58,14 @@ BWGEMM_HOST_DEVICE TileLines<kMNMajor> tile_lines(const uint8_t* plane, int64_t 
   return {plane + 2 * first, 2 * ld, extent - mn0, depth - k0};
 }
 
+// The row and column operand tiles of one step, as a loader warp keeps them
+// in shared memory from the step's copies to its shift.
+template <bool kRowMN, bool kColMN>
+struct StepLines {
+  TileLines<kRowMN> row;
+  TileLines<kColMN> col;
+};
+
 // The 16 bytes `shift` bytes (even, 0 to 14) into lo:hi, without indexing
 // registers at run time.
 BWGEMM_HOST_DEVICE uint4 window_bytes(const uint4& lo, const uint4& hi, uint32_t shift) {

@@ -41,13 +41,6 @@ BWGEMM_HOST_DEVICE TileLines<kMNMajor> operand_lines(const OperandMap& op, int32
                               extent, depth, mn0, k0);
 }
 
-// The row and column operand tiles of one step.
-template <bool kRowMN, bool kColMN>
-struct StepLines {
-  TileLines<kRowMN> row;
-  TileLines<kColMN> col;
-};
-
 // The lines of a tile a loader warp takes: groups of kLinesPerPass lines,
 // group g by warp g % loaders, so that every lane of a warp runs the same
 // number of passes (its syncs must be uniform).
@@ -110,32 +103,35 @@ BWGEMM_DEVICE void shift_lines(const TileLines<kMNMajor>& lines, uint8_t* tile, 
 
 // The loader warps' loop over the producers' steps (ClusterSteps), kLag
 // steps between a step's copies and its shift: the copies of step i are
-// issued once its stage is free (issue(step) waits for that and issues);
+// issued once its stage is free (issue(cursor) waits for that and issues);
 // before that, step i - kLag, whose copies have had kLag steps to land, is
-// shifted and handed to the MMAs (finish(step)). With kLag <= stages - 1 the
+// shifted and handed to the MMAs (finish(stage): the step's ring stage; what
+// else it needs, issue left in shared memory). With kLag <= stages - 1 the
 // ring never waits for a shift it is itself holding up, and a shift overlaps
 // the MMAs of the step before it.
-template <int kLag, int kStages, class Issue, class Finish>
-BWGEMM_DEVICE void run_line_loader(const ClusterSteps& steps, const Issue& issue,
-                                   const Finish& finish) {
+template <int kLag, int kStages, class Steps, class Issue, class Finish>
+BWGEMM_DEVICE void run_line_loader(const Steps& steps, const Issue& issue, const Finish& finish) {
   static_assert(kLag >= 1 && kLag < kStages);
-  StepCursor<kStages> issuing = steps.template first<kStages>(), finishing = issuing;
+  if (steps.count() == 0) return;
+  auto issuing = steps.template first<kStages>();
+  PipelineState<kStages> finishing;
   for (int64_t i = 0; i < steps.count(); ++i) {
     if (i >= kLag) {
       ptx::cp_async_wait<kLag - 1>();
       ptx::sync_warp();
-      finish(finishing);
-      finishing.advance(steps);
+      finish(finishing.stage);
+      finishing.advance();
     }
     issue(issuing);
     ptx::cp_async_commit();
-    issuing.advance(steps);
+    // Past the last step the cursor is not used again (nor derived from).
+    if (i + 1 < steps.count()) steps.advance(&issuing);
   }
   ptx::cp_async_wait<0>();
   ptx::sync_warp();
   for (int64_t i = steps.count() > kLag ? steps.count() - kLag : 0; i < steps.count(); ++i) {
-    finish(finishing);
-    finishing.advance(steps);
+    finish(finishing.stage);
+    finishing.advance();
   }
 }
 

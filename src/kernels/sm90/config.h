@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "kernels/common/line_geometry.h"
+
 namespace bwgemm::sm90 {
 
 // How the CTAs of a cluster share the work of a cluster tile.
@@ -142,7 +144,11 @@ struct Config {
   // where that buffer fits; elsewhere dispatch packs such operands.
   static constexpr int kLoaderWarps = 4;
   static constexpr int kRowLines = kBlockRows, kColLines = kBlockCols;
-  static constexpr uint32_t kSideBytesPerStage = 16 * (kRowLines + kColLines);
+  // Per stage: 16 bytes of side buffer per line, and each loader warp's
+  // record of the step's tiles (StepLines).
+  static constexpr uint32_t kStepLinesBytes = sizeof(StepLines<kRowMN, kColMN>);
+  static constexpr uint32_t kSideBytesPerStage =
+      16 * (kRowLines + kColLines) + kLoaderWarps * kStepLinesBytes;
 
   // Shared memory: stages | staging buffers | split-K slots | side buffers |
   // full and empty barriers | split-K reduce_full and reduce_empty barriers

@@ -82,6 +82,13 @@ struct SharedStorage : StageStorage<Cfg> {
   BWGEMM_DEVICE uint8_t* col_side(uint32_t stage) const {
     return row_side(stage) + 16 * Cfg::kRowLines;
   }
+  // Loader warp `loader`'s record of the step in `stage`.
+  BWGEMM_DEVICE StepLines<Cfg::kRowMN, Cfg::kColMN>* step_lines(uint32_t loader,
+                                                                uint32_t stage) const {
+    return reinterpret_cast<StepLines<Cfg::kRowMN, Cfg::kColMN>*>(
+               col_side(stage) + 16 * Cfg::kColLines) +
+           loader;
+  }
 };
 
 // The k blocks rank `rank` runs for every tile: all of them, or with split-K
@@ -157,23 +164,23 @@ template <class Cfg>
 BWGEMM_DEVICE void load_lines(const GemmParams& p, const SharedStorage<Cfg>& smem, uint32_t rank,
                               int32_t k_blocks, uint32_t loader) {
   const KRange ks = k_range<Cfg>(k_blocks, rank);
-  // The step's operand tiles at its place.
-  const auto tiles = [&](const StepCursor<Cfg::kStages>& step, TilePlace* place) {
-    *place = place_tile<Cfg>(p, step.tile, rank);
-    const int32_t k0 = step.k_block * Cfg::kBlockK;
-    return StepLines<Cfg::kRowMN, Cfg::kColMN>{
-        operand_lines<Cfg::kRowMN>(p.row, place->row_plane, p.rows, p.depth, place->row0, k0),
-        operand_lines<Cfg::kColMN>(p.col, place->col_plane, p.cols, p.depth, place->col0, k0)};
-  };
+  const auto place_of = [&](int64_t tile) { return place_tile<Cfg>(p, tile, rank); };
+  const ClusterSteps steps(p.scheduler, ks.begin, ks.count, place_of);
+  using Step = typename decltype(steps)::template Cursor<Cfg::kStages>;
   run_line_loader<Cfg::kLineLag, Cfg::kStages>(
-      ClusterSteps(p.scheduler, ks.begin, ks.count),
-      [&](const StepCursor<Cfg::kStages>& step) {
+      steps,
+      [&](const Step& step) {
         const uint32_t stage = step.ring.stage;
+        const int32_t k0 = step.k_block * Cfg::kBlockK;
         ptx::mbarrier_wait(smem.empty(stage), step.ring.phase ^ 1);
-        TilePlace place;
-        const auto lines = tiles(step, &place);
-        if (loader == 0 && ptx::lane_index() == 0)
-          load_stage_by_tma<Cfg>(p, smem, rank, place, stage, step.k_block * Cfg::kBlockK);
+        const bool lane0 = ptx::lane_index() == 0;
+        if (loader == 0 && lane0) load_stage_by_tma<Cfg>(p, smem, rank, step.at, stage, k0);
+        const StepLines<Cfg::kRowMN, Cfg::kColMN> lines{
+            operand_lines<Cfg::kRowMN>(p.row, step.at.row_plane, p.rows, p.depth, step.at.row0,
+                                       k0),
+            operand_lines<Cfg::kColMN>(p.col, step.at.col_plane, p.cols, p.depth, step.at.col0,
+                                       k0)};
+        if (lane0) *smem.step_lines(loader, stage) = lines;
         if (p.row.by_threads)
           issue_line_copies<Cfg::kRowLines>(lines.row, smem.row_tile(stage), smem.row_side(stage),
                                             loader, Cfg::kLoaderWarps);
@@ -181,10 +188,10 @@ BWGEMM_DEVICE void load_lines(const GemmParams& p, const SharedStorage<Cfg>& sme
           issue_line_copies<Cfg::kColLines>(lines.col, smem.col_tile(stage), smem.col_side(stage),
                                             loader, Cfg::kLoaderWarps);
       },
-      [&](const StepCursor<Cfg::kStages>& step) {
-        const uint32_t stage = step.ring.stage;
-        TilePlace place;
-        const auto lines = tiles(step, &place);
+      [&](uint32_t stage) {
+        // Written by this warp's lane 0 when the step was issued, kLag warp
+        // synchronisations ago.
+        const StepLines<Cfg::kRowMN, Cfg::kColMN> lines = *smem.step_lines(loader, stage);
         if (p.row.by_threads)
           shift_lines<Cfg::kRowLines>(lines.row, smem.row_tile(stage), smem.row_side(stage), loader,
                                       Cfg::kLoaderWarps);
