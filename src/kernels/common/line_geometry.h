@@ -15,7 +15,7 @@ namespace bwgemm {
 
 constexpr int kLineElems = 64;  // elements of a line: one 128-byte swizzle row
 constexpr int kLineBytes = 128;
-constexpr int kLanesPerLine = 8;  // one 16-byte chunk each
+constexpr int kLanesPerLine = 4;  // a quarter of its chunks each (line_load.cuh)
 constexpr int kLinesPerPass = 32 / kLanesPerLine;
 
 // Where line `line`'s 16-byte chunk `chunk` (0-7) lies in a tile written with

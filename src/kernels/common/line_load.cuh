@@ -43,7 +43,8 @@ BWGEMM_HOST_DEVICE TileLines<kMNMajor> operand_lines(const OperandMap& op, int32
 
 // The lines of a tile a loader warp takes: groups of kLinesPerPass lines,
 // group g by warp g % loaders, so that every lane of a warp runs the same
-// number of passes (its syncs must be uniform).
+// number of passes (its syncs must be uniform). per_line(line, quarter):
+// each of a line's kLanesPerLine lanes has its quarter of it.
 template <int kLines, class PerLine>
 BWGEMM_DEVICE void for_warp_lines(uint32_t loader, uint32_t loaders, const PerLine& per_line) {
   static_assert(kLines % kLinesPerPass == 0);
@@ -55,49 +56,64 @@ BWGEMM_DEVICE void for_warp_lines(uint32_t loader, uint32_t loaders, const PerLi
 }
 
 // Issues this warp's copies of the kLines lines of `lines` into `tile` (and
-// `side`: 16 bytes per line).
+// `side`: 16 bytes per line). A line's quarter q copies window chunks q and
+// q + 4 (and the last quarter chunk 8), so that each copy instruction reads
+// whole 64-byte halves of the lines.
 template <int kLines, bool kMNMajor>
 BWGEMM_DEVICE void issue_line_copies(const TileLines<kMNMajor>& lines, uint8_t* tile, uint8_t* side,
                                      uint32_t loader, uint32_t loaders) {
-  for_warp_lines<kLines>(loader, loaders, [&](int32_t line, uint32_t chunk) {
+  for_warp_lines<kLines>(loader, loaders, [&](int32_t line, uint32_t quarter) {
     const int32_t count = lines.count(line);
     if (count == 0) return;
     const uint8_t* start = lines.start(line);
     const int32_t head = int32_t(reinterpret_cast<uintptr_t>(start) % 16);
     const uint8_t* window = start - head;
     // Window chunk j: its bytes up to the line's last one.
+    const int32_t end = head + 2 * count;
     const auto copy = [&](uint32_t j, uint8_t* dst) {
-      const int32_t left = head + 2 * count - 16 * int32_t(j);
+      const int32_t left = end - 16 * int32_t(j);
       if (left > 0) ptx::cp_async_16(dst, window + 16 * j, left < 16 ? uint32_t(left) : 16u);
     };
-    copy(chunk, tile + line_slot(line, chunk));
-    if (chunk == kLanesPerLine - 1) copy(kLanesPerLine, side + line * 16);
+    copy(quarter, tile + line_slot(line, quarter));
+    copy(quarter + 4, tile + line_slot(line, quarter + 4));
+    if (quarter == kLanesPerLine - 1) copy(8, side + line * 16);
   });
 }
 
 // Turns this warp's lines of the tile, copied by issue_line_copies with the
 // same arguments and landed (the copies' group waited for, the warp
-// synchronised), into the TMA layout.
+// synchronised), into the TMA layout: quarter q makes output chunks 2q and
+// 2q + 1 of window chunks 2q to 2q + 2.
 template <int kLines, bool kMNMajor>
 BWGEMM_DEVICE void shift_lines(const TileLines<kMNMajor>& lines, uint8_t* tile, const uint8_t* side,
                                uint32_t loader, uint32_t loaders) {
-  for_warp_lines<kLines>(loader, loaders, [&](int32_t line, uint32_t chunk) {
+  for_warp_lines<kLines>(loader, loaders, [&](int32_t line, uint32_t quarter) {
     const int32_t count = lines.count(line);
     const uint32_t shift =
         count == 0 ? 0 : uint32_t(reinterpret_cast<uintptr_t>(lines.start(line)) % 16);
-    uint8_t* slot = tile + line_slot(line, chunk);
-    const uint8_t* next =
-        chunk == kLanesPerLine - 1 ? side + line * 16 : tile + line_slot(line, chunk + 1);
+    const uint32_t first = 2 * quarter;
+    uint4* out0 = reinterpret_cast<uint4*>(tile + line_slot(line, first));
+    uint4* out1 = reinterpret_cast<uint4*>(tile + line_slot(line, first + 1));
+    const uint4* in2 = reinterpret_cast<const uint4*>(
+        quarter == kLanesPerLine - 1 ? side + line * 16 : tile + line_slot(line, first + 2));
     // An aligned line that lies wholly inside the operand landed as it is.
     const bool rewrite = shift != 0 || count < kLineElems;
-    uint4 out = make_uint4(0, 0, 0, 0);
-    if (rewrite && count > 0)
-      out = keep_elements(window_bytes(*reinterpret_cast<const uint4*>(slot),
-                                       *reinterpret_cast<const uint4*>(next), shift),
-                          count - int32_t(chunk) * 8);
-    // Every lane has read its two chunks before any overwrites one.
+    uint4 a = make_uint4(0, 0, 0, 0), b = a;
+    if (rewrite && count > 0) {
+      const uint4 w0 = *out0, w1 = *out1, w2 = *in2;
+      a = window_bytes(w0, w1, shift);
+      b = window_bytes(w1, w2, shift);
+      if (count < kLineElems) {
+        a = keep_elements(a, count - int32_t(first) * 8);
+        b = keep_elements(b, count - int32_t(first + 1) * 8);
+      }
+    }
+    // Every lane has read its chunks before any overwrites one.
     ptx::sync_warp();
-    if (rewrite) *reinterpret_cast<uint4*>(slot) = out;
+    if (rewrite) {
+      *out0 = a;
+      *out1 = b;
+    }
   });
 }
 

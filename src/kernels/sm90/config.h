@@ -184,8 +184,8 @@ struct Config {
   // registers within the CTA's pool, what its threads got at launch (ptxas
   // gives 384-thread kernels 168 each): a request beyond it never returns
   // (tests/sass/check_sass.py checks every kernel's).
-  static constexpr uint32_t kConsumerRegisters = 224;
-  static constexpr uint32_t kProducerRegisters = kConsumers == 2 ? 56 : 96;
+  static constexpr uint32_t kConsumerRegisters = 216;
+  static constexpr uint32_t kProducerRegisters = kConsumers == 2 ? 72 : 96;
   static constexpr uint32_t kLaunchRegisterCap =
       (65536 / kThreads < 255 ? 65536 / kThreads : 255) / 8 * 8;
 
