@@ -34,10 +34,10 @@ void* operand_workspace(const GemmProblem& p, size_t bytes) {
 
 // Replaces A or B where TMA cannot address them by a packed copy in the
 // caller's or the stream's workspace (16-byte rows; the copy is enqueued
-// before the GEMM on the same stream), for configurations whose kernel does
-// not copy such operands itself (KernelFamily::loads_unaddressable). False when a copy is needed
-// but cannot be made: inside a capture without a large enough caller's workspace, past the
-// workspace ceiling, alpha == 0 on the host (A and B must not be read), or a refused enqueue.
+// before the GEMM on the same stream). False when a copy is needed but cannot
+// be made: inside a capture without a large enough caller's workspace, past
+// the workspace ceiling, alpha == 0 on the host (A and B must
+// not be read), or a refused enqueue.
 bool pack_unaddressable_operands(GemmProblem* p) {
   if (p->k == 0) return true;  // no operand is read
   const Matrix16 a = operand(p->a, p->trans_a, p->m, p->k, p->lda, p->stride_a, p->batch);
@@ -80,7 +80,7 @@ LaunchResult launch_planned(const Plan& plan, const GemmProblem& problem, const 
     }
   }
   GemmProblem p = problem;
-  if (!family.loads_unaddressable(plan.config, p.c_type) && !pack_unaddressable_operands(&p))
+  if (!pack_unaddressable_operands(&p))
     return {LaunchStatus::kForward, BWGEMM_REASON_UNSUPPORTED_LAYOUT};
   return family.launch(p, caps, plan.config, error_flag);
 }

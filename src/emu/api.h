@@ -64,12 +64,6 @@ void tma_store_commit();
 // cp.async.bulk.wait_group{.read} pending.
 void tma_store_wait(int pending, bool read_only);
 
-// Non-bulk copies (PTX ISA 9.7.9.3): cp.async.cg.shared.global of 16 bytes,
-// the first src_bytes read, the rest zero-filled; the thread's own groups.
-void cp_async_16(void* dst, const void* src, uint32_t src_bytes);
-void cp_async_commit();
-void cp_async_wait(int pending);
-
 // Warp-level operations (PTX ISA elect.sync, bar.warp.sync,
 // setmaxnreg, shfl.sync).
 bool elect_one();

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "emu/async.h"
 
-#include "emu/cp_async.h"
 #include "emu/machine.h"
 #include "emu/report.h"
 #include "emu/tma.h"
@@ -14,7 +13,6 @@ const char* kind_name(AsyncKind k) {
     case AsyncKind::TmaLoad: return "TMA load";
     case AsyncKind::TmaStore: return "TMA store";
     case AsyncKind::BulkStore: return "bulk store";
-    case AsyncKind::CpAsync: return "cp.async";
     case AsyncKind::Mma: return "tcgen05.mma";
     case AsyncKind::Commit: return "tcgen05.commit";
   }
@@ -40,8 +38,7 @@ bool touches(const AsyncOp& op, const Cluster* c, int rank) {
     // 2-CTA load may keep in the peer.
     case AsyncKind::TmaLoad: return ((op.cta_mask >> rank) & 1) || op.bar_rank == rank;
     case AsyncKind::TmaStore:
-    case AsyncKind::BulkStore:
-    case AsyncKind::CpAsync: return int(op.origin_rank) == rank;
+    case AsyncKind::BulkStore: return int(op.origin_rank) == rank;
     case AsyncKind::Mma:
       return op.cta_group == 2 ? (int(op.origin_rank) & ~1) == (rank & ~1)
                                : int(op.origin_rank) == rank;
@@ -66,7 +63,6 @@ void async_perform(const AsyncOp& op) {
     case AsyncKind::TmaLoad: perform_tma_load(op); break;
     case AsyncKind::TmaStore: perform_tma_store(op); break;
     case AsyncKind::BulkStore: perform_bulk_store(op); break;
-    case AsyncKind::CpAsync: perform_cp_async(op); break;
     case AsyncKind::Mma: perform_mma(op); break;
     case AsyncKind::Commit: perform_commit(op); break;
   }
@@ -112,20 +108,16 @@ void async_complete_matching(bool (*match)(const AsyncOp& op, const void* contex
 
 void check_no_pending_load(const Cta& cta, const ByteRange& r, const char* reader) {
   for (const AsyncOp& op : machine().engine.pending) {
-    const bool tma = op.kind == AsyncKind::TmaLoad;
-    if (!(tma || op.kind == AsyncKind::CpAsync) || !touches(op, cta.cluster, int(cta.rank)))
-      continue;
+    if (op.kind != AsyncKind::TmaLoad || !touches(op, cta.cluster, int(cta.rank))) continue;
     ByteRange w;
-    w.add(op.smem_offset, tma ? op.map.box_bytes() : 16);
+    w.add(op.smem_offset, op.map.box_bytes());
     if (w.overlaps(r)) {
-      violation(
-          tma ? "PTX ISA 9.7.13.15 mbarrier / 9.7.9.25 cp.async.bulk.tensor"
-              : "PTX ISA 9.7.9.3 cp.async.wait_group",
-          format("%s reads shared memory [0x%x, 0x%x) of CTA %u while %s #%llu "
-                 "(issued by CTA %u thread %u) is still writing [0x%x, 0x%x): %s",
-                 reader, r.lo, r.hi, cta.rank, tma ? "TMA load" : "cp.async",
-                 static_cast<unsigned long long>(op.seq), op.origin_rank, op.origin_tid, w.lo, w.hi,
-                 tma ? "its barrier was not waited for" : "its group was not waited for"));
+      violation("PTX ISA 9.7.13.15 mbarrier / 9.7.9.25 cp.async.bulk.tensor",
+                format("%s reads shared memory [0x%x, 0x%x) of CTA %u while TMA load #%llu "
+                       "(issued by CTA %u thread %u) is still writing [0x%x, 0x%x): its barrier "
+                       "was not waited for",
+                       reader, r.lo, r.hi, cta.rank, static_cast<unsigned long long>(op.seq),
+                       op.origin_rank, op.origin_tid, w.lo, w.hi));
     }
   }
 }

@@ -16,7 +16,7 @@ namespace bwgemm::emu {
 struct Cluster;
 struct Cta;
 
-enum class AsyncKind : uint8_t { TmaLoad, TmaStore, BulkStore, CpAsync, Mma, Commit };
+enum class AsyncKind : uint8_t { TmaLoad, TmaStore, BulkStore, Mma, Commit };
 
 struct AsyncOp {
   uint64_t seq = 0;
@@ -36,11 +36,9 @@ struct AsyncOp {
   uint16_t cta_mask = 0;  // load destinations / commit targets
   uint32_t bar_offset = 0;
   int32_t bar_rank = -1;        // the barrier's CTA; -1: each destination's own
-  uint64_t group = 0;           // store: its bulk async-group; cp.async: its group
+  uint64_t group = 0;           // store: its bulk async-group
   std::vector<uint8_t> source;  // store: the box (or bytes) as they were in shared memory at issue
   uint8_t* global = nullptr;    // bulk store: its destination
-  const uint8_t* global_src = nullptr;  // cp.async: its source
-  uint32_t src_bytes = 0;               // cp.async: bytes read (the rest of 16 zero-filled)
 
   // tcgen05.mma.
   uint32_t d_tmem = 0;

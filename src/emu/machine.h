@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "emu/async.h"
-#include "emu/cp_async.h"
 #include "emu/emu.h"
 #include "emu/fiber.h"
 #include "emu/mbarrier.h"
@@ -78,7 +77,6 @@ struct Thread {
   // for yet (-1: none).
   int64_t cluster_arrived = -1;
   TmaThreadState tma;
-  CpAsyncThreadState cp_async;
   Tcgen05ThreadState tcgen05;
 };
 

@@ -56,9 +56,6 @@ struct KernelFamily {
   // an unguarded family).
   LaunchResult (*launch)(const GemmProblem& p, const DeviceCaps& caps, int config,
                          ErrorFlag error_flag);
-  // The configuration's kernel copies A or B itself where the TMA cannot
-  // address them; false: dispatch packs them into a workspace first.
-  bool (*loads_unaddressable)(int config, DType out_type);
 };
 
 }  // namespace bwgemm

@@ -46,16 +46,10 @@ struct ErrorFlag {
   uint32_t tag;
 };
 
-// An operand: its tensor map (boxes as the family's config says) or, where
-// the TMA cannot address it (a base, leading dimension or batch stride that
-// is not a multiple of 16 bytes), its address for the loader warps
-// (line_load.cuh); the map is then unused.
+// An operand's tensor map (boxes as the family's config says).
 struct OperandMap {
   CUtensorMap map;
   bool batched;  // false: every batch reads plane 0
-  bool by_threads;
-  const void* base;    // by_threads: element-aligned
-  int64_t ld, stride;  // by_threads: elements
 };
 
 // In the kernel view (kernel_view.h):

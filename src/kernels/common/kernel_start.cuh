@@ -34,12 +34,12 @@ BWGEMM_DEVICE void init_barrier_rings(const Rings&... rings) {
 }
 
 // One thread: brings the tensor maps into the cache before their first use;
-// the operand maps only where a mainloop will read them through the TMA, D's
-// only where TMA stores it.
+// the operand maps only where a mainloop will read them, D's only where TMA
+// stores it.
 BWGEMM_DEVICE void prefetch_maps(const GemmParams& p) {
   if (p.depth > 0) {
-    if (!p.row.by_threads) ptx::prefetch_tensor_map(&p.row.map);
-    if (!p.col.by_threads) ptx::prefetch_tensor_map(&p.col.map);
+    ptx::prefetch_tensor_map(&p.row.map);
+    ptx::prefetch_tensor_map(&p.col.map);
   }
   if (!p.out_rotated) ptx::prefetch_tensor_map(&p.out_map);
 }

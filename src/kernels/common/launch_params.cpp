@@ -3,17 +3,13 @@
 
 namespace bwgemm {
 
-LoadPlan plan_loads(const KernelView& v, bool thread_loads) {
+LoadPlan plan_loads(const KernelView& v) {
+  const OperandView& row = v.row_operand;
+  const OperandView& col = v.col_operand;
   // With k == 0 no operand is ever loaded.
-  const auto by_threads = [&](const OperandView& op) {
-    return v.depth > 0 && !tma_addressable(op.base, op.ld, op.stride, v.ab_type);
-  };
-  LoadPlan plan;
-  plan.row_by_threads = by_threads(v.row_operand);
-  plan.col_by_threads = by_threads(v.col_operand);
-  plan.supported = thread_loads || !(plan.row_by_threads || plan.col_by_threads);
-  plan.out_rotated = !tma_addressable(v.out, v.out_ld, v.out_stride, v.out_type);
-  return plan;
+  return {v.depth == 0 || (tma_addressable(row.base, row.ld, row.stride, v.ab_type) &&
+                           tma_addressable(col.base, col.ld, col.stride, v.ab_type)),
+          !tma_addressable(v.out, v.out_ld, v.out_stride, v.out_type)};
 }
 
 OutputStage output_stage(const KernelView& v) {
@@ -35,7 +31,7 @@ OutputStage output_stage(const KernelView& v) {
 
 LaunchMaps launch_map_specs(const KernelView& v, const TileShape& s) {
   LaunchMaps maps{};
-  maps.plan = plan_loads(v, s.thread_loads);
+  maps.plan = plan_loads(v);
   // K-major operands load a whole block per box; M/N-major ones mn_box at a
   // time (the 128-byte swizzle span).
   const uint32_t row_box = v.row_operand.mn_major ? s.mn_box : s.block_rows;
@@ -55,20 +51,10 @@ GemmParams launch_params_without_maps(const KernelView& v, const TileShape& s) {
   g.rows = static_cast<int32_t>(v.rows);
   g.cols = static_cast<int32_t>(v.cols);
   g.depth = static_cast<int32_t>(v.depth);
-  const LoadPlan plan = plan_loads(v, s.thread_loads);
-  const auto set_operand = [&](OperandMap* g_op, const OperandView& op, bool by_threads) {
-    g_op->batched = v.batch > 1 && op.stride != 0;
-    g_op->by_threads = by_threads;
-    if (by_threads) {
-      g_op->base = op.base;
-      g_op->ld = op.ld;
-      g_op->stride = g_op->batched ? op.stride : 0;
-    }
-  };
-  set_operand(&g.row, v.row_operand, plan.row_by_threads);
-  set_operand(&g.col, v.col_operand, plan.col_by_threads);
+  g.row.batched = v.batch > 1 && v.row_operand.stride != 0;
+  g.col.batched = v.batch > 1 && v.col_operand.stride != 0;
   g.out_batched = v.batch > 1;
-  g.out_rotated = plan.out_rotated;
+  g.out_rotated = plan_loads(v).out_rotated;
   g.out_store_exact = (v.cols * static_cast<int64_t>(dtype_size(v.out_type))) % 16 == 0;
   g.out = v.out;
   g.out_ld = v.out_ld;
@@ -85,10 +71,10 @@ bool make_launch_params(const KernelView& v, const TileShape& s, GemmParams* out
   const LaunchMaps maps = launch_map_specs(v, s);
   // D staged rotated needs no map (and its pitch could not be encoded).
   if (!out->out_rotated && !encode_tma_map(maps.out, &out->out_map)) return false;
-  // With k == 0 no operand is ever loaded (and a map cannot have a 0 extent),
-  // and the loader warps need none: those maps stay zero and unused.
-  return v.depth == 0 || ((out->row.by_threads || encode_tma_map(maps.row, &out->row.map)) &&
-                          (out->col.by_threads || encode_tma_map(maps.col, &out->col.map)));
+  // With k == 0 no operand is ever loaded (and a map cannot have a 0 extent):
+  // the operand maps stay zero and unused.
+  return v.depth == 0 ||
+         (encode_tma_map(maps.row, &out->row.map) && encode_tma_map(maps.col, &out->col.map));
 }
 
 }  // namespace bwgemm

@@ -20,9 +20,6 @@ struct TileShape {
   // loading all of it, instead of stacking along the rows and sharing the
   // column block.
   bool split_k;
-  // Operands the TMA cannot address are copied by the kernel's loader warps
-  // (line_load.cuh); false: they must be packed first (dispatch/launch.cpp).
-  bool thread_loads;
 
   int row_ctas() const { return split_k ? 1 : cluster_size; }
   int loaded_cols() const { return block_cols / row_ctas(); }
@@ -37,21 +34,19 @@ inline bool tma_addressable(const void* base, int64_t ld, int64_t plane_stride, 
          plane_stride * elem % 16 == 0;
 }
 
-// How a view is loaded and stored. An operand whose base, leading dimension
-// or batch stride is not a multiple of 16 bytes cannot be addressed by the
-// TMA (a box must start 16-byte aligned; seen on H100: an unaligned start is
-// an illegal instruction): the kernel's loader warps copy it (by_threads)
-// where the tile shape allows (thread_loads); otherwise the plan is not
-// `supported`, and dispatch packs such operands into a workspace first
-// (dispatch/launch.cpp). D may be anything element-aligned: where TMA cannot
-// store its rows (out_rotated) the epilogue stages them rotated and writes
-// them by bulk copies and threads (epilogue_store.cuh).
+// How a view is loaded and stored. Not `supported`: an operand whose base,
+// leading dimension or batch stride is not a multiple of 16 bytes, which TMA
+// cannot address (a box must start 16-byte aligned; seen on H100: an
+// unaligned start is an illegal instruction); dispatch packs such operands
+// into a workspace first (dispatch/launch.cpp). D may be anything
+// element-aligned: where TMA cannot store its rows (out_rotated) the epilogue
+// stages them rotated and writes them by bulk copies and threads
+// (epilogue_store.cuh).
 struct LoadPlan {
   bool supported;
   bool out_rotated;
-  bool row_by_threads, col_by_threads;
 };
-LoadPlan plan_loads(const KernelView& v, bool thread_loads);
+LoadPlan plan_loads(const KernelView& v);
 
 // alpha, beta, bias and activation of a view, as every kernel receives them.
 OutputStage output_stage(const KernelView& v);

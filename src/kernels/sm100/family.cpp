@@ -17,14 +17,10 @@ LaunchResult launch(const GemmProblem& p, const DeviceCaps& caps, int config,
   return launch_gemm(kCatalog, p, caps, config, error_flag);
 }
 
-bool loads_unaddressable(int config, DType out_type) {
-  return tile_shape(config, out_type).thread_loads;
-}
-
 }  // namespace
 
-extern const KernelFamily kFamily = {
-    BWGEMM_PATH_SM100, "sm100",     true,         runs_on, supports,
-    choose_config,     config_name, kConfigCount, launch,  loads_unaddressable};
+extern const KernelFamily kFamily = {BWGEMM_PATH_SM100, "sm100",      true,
+                                     runs_on,           supports,     choose_config,
+                                     config_name,       kConfigCount, launch};
 
 }  // namespace bwgemm::sm100

@@ -24,7 +24,6 @@ TileShape tile_shape(int, DType out_type) {
           128 / int(dtype_size(out_type)),
           Any::kBlockRows,
           8,
-          false,
           false};
 }
 

@@ -10,8 +10,6 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "kernels/common/line_geometry.h"
-
 namespace bwgemm::sm90 {
 
 // How the CTAs of a cluster share the work of a cluster tile.
@@ -138,56 +136,27 @@ struct Config {
   static constexpr uint32_t kReduceBytes =
       kSplitK ? (kClusterSize - 1) * kConsumers * kReduceSlotBytes : 0;
 
-  // Operands the TMA cannot address: the producer warpgroup's warps copy
-  // them line by line (line_load.cuh), the whole column block in each CTA
-  // (no multicast), with 16 bytes of side buffer per line of a stage. Only
-  // where that buffer fits; elsewhere dispatch packs such operands.
-  static constexpr int kLoaderWarps = 4;
-  static constexpr int kRowLines = kBlockRows, kColLines = kBlockCols;
-  // Per stage: 16 bytes of side buffer per line, and each loader warp's
-  // record of the step's tiles (StepLines).
-  static constexpr uint32_t kStepLinesBytes = sizeof(StepLines<kRowMN, kColMN>);
-  static constexpr uint32_t kSideBytesPerStage =
-      16 * (kRowLines + kColLines) + kLoaderWarps * kStepLinesBytes;
-
-  // Shared memory: stages | staging buffers | split-K slots | side buffers |
-  // full and empty barriers | split-K reduce_full and reduce_empty barriers
-  // per consumer. Every tile is 1024-byte aligned, as 128B swizzling
-  // requires.
+  // Shared memory: stages | staging buffers | split-K slots | full and empty
+  // barriers | split-K reduce_full and reduce_empty barriers per consumer.
+  // Every tile is 1024-byte aligned, as 128B swizzling requires.
   static constexpr uint32_t kStagingOffset = kStages * kStageBytes;
   static constexpr uint32_t kReduceOffset = kStagingOffset + kConsumers * kStagingBytes;
-  static constexpr uint32_t kSideOffset = kReduceOffset + kReduceBytes;
+  static constexpr uint32_t kBarrierOffset = kReduceOffset + kReduceBytes;
   static constexpr int kBarriers = 2 * kStages + (kSplitK ? 2 * kConsumers : 0);
-  static constexpr uint32_t kSmemLimit = 232448;  // sm90's per-block opt-in maximum
-  static constexpr bool kThreadLoads =
-      kSideOffset + kStages * kSideBytesPerStage + kBarriers * sizeof(uint64_t) <= kSmemLimit;
-  static constexpr uint32_t kBarrierOffset =
-      kSideOffset + (kThreadLoads ? kStages * kSideBytesPerStage : 0);
   static constexpr uint32_t kSmemBytes = kBarrierOffset + kBarriers * sizeof(uint64_t);
-  // Steps between a stage's copies and its shift (run_line_loader): deep
-  // rings keep two stages shifted ahead of the MMAs, shallow ones one.
-  static constexpr int kLineLag = kStages <= 3 ? kStages - 1 : kStages - 2;
 
   // empty[s] is released by every consumer warp of the CTAs the stage's data
-  // lands in: with multicast, the peer's column share lands here too. A
-  // column operand the loader warps copy is not multicast.
-  static constexpr uint32_t empty_arrivals(bool multicast) {
-    return (multicast ? kClusterSize : 1) * kConsumers * 4;
-  }
+  // lands in: with multicast, the peer's column share lands here too.
+  static constexpr uint32_t kEmptyArrivals = (kMulticast ? kClusterSize : 1) * kConsumers * 4;
   // reduce_full (rank 0): every thread of the consumer in each other rank;
   // reduce_empty (other ranks): every thread of rank 0's consumer.
   static constexpr uint32_t kReduceFullArrivals = (kClusterSize - 1) * 128;
   static constexpr uint32_t kReduceEmptyArrivals = 128;
 
-  // Register split: the consumers hold up to 128 fp32 accumulators each, the
-  // producer warpgroup (TMA issue, line loads) what is left. setmaxnreg moves
-  // registers within the CTA's pool, what its threads got at launch (ptxas
-  // gives 384-thread kernels 168 each): a request beyond it never returns
-  // (tests/sass/check_sass.py checks every kernel's).
-  static constexpr uint32_t kConsumerRegisters = 216;
-  static constexpr uint32_t kProducerRegisters = kConsumers == 2 ? 72 : 96;
-  static constexpr uint32_t kLaunchRegisterCap =
-      (65536 / kThreads < 255 ? 65536 / kThreads : 255) / 8 * 8;
+  // Register split: the producer keeps little, the consumers hold up to 128
+  // fp32 accumulators each.
+  static constexpr uint32_t kProducerRegisters = 40;
+  static constexpr uint32_t kConsumerRegisters = 232;
 
   static_assert(std::is_same_v<Out, AB> || std::is_same_v<Out, float>);
   static_assert(kConsumers == 1 || kConsumers == 2);
@@ -198,10 +167,8 @@ struct Config {
   static_assert(kLoadedCols % kMNBox == 0);
   static_assert(kStageBytes % 1024 == 0 && kStagingBytes % 1024 == 0 && kReduceBytes % 1024 == 0);
   static_assert(kChunks % kChunksPerStaging == 0);
-  static_assert(kSmemBytes <= kSmemLimit, "exceeds the sm90 shared-memory limit per block");
-  static_assert(kSideOffset % 16 == 0);
-  static_assert(kProducerRegisters + kConsumerRegisters * kConsumers <=
-                (1 + kConsumers) * kLaunchRegisterCap);
+  static_assert(kSmemBytes <= 232448, "exceeds the sm90 shared-memory limit per block");
+  static_assert(kProducerRegisters * 128 + kConsumerRegisters * 128 * kConsumers <= 65536);
 };
 
 // What the variant tables instantiate (variant_table.cuh).

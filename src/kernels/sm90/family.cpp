@@ -18,21 +18,10 @@ LaunchResult launch(const GemmProblem& p, const DeviceCaps& caps, int config,
   return launch_gemm(kCatalog, p, caps, config, error_flag);
 }
 
-bool loads_unaddressable(int config, DType out_type) {
-  return config < kConfigCount && tile_shape(config, out_type).thread_loads;
-}
-
 }  // namespace
 
-extern const KernelFamily kFamily = {BWGEMM_PATH_SM90,
-                                     "sm90",
-                                     false,
-                                     runs_on,
-                                     supports,
-                                     choose_config,
-                                     config_name,
-                                     kFamilyConfigCount,
-                                     launch,
-                                     loads_unaddressable};
+extern const KernelFamily kFamily = {
+    BWGEMM_PATH_SM90,   "sm90", false, runs_on, supports, choose_config, config_name,
+    kFamilyConfigCount, launch};
 
 }  // namespace bwgemm::sm90

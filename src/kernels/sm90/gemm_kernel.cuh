@@ -5,9 +5,6 @@
 //        ^                                              |
 //        +------------------ empty[s] <-----------------+  (every CTA the data lands in)
 //
-// Operands the TMA cannot address are copied by the producer warpgroup's
-// four warps instead (line_load.cuh), each arriving on full[s] too.
-//
 // A cluster computes one cluster tile of D (kernel view, kernel_view.h) at a
 // time, in one of two modes (config.h):
 //  - multicast: CTA r owns rows [kBlockRows r, kBlockRows (r + 1)) of the
@@ -29,14 +26,12 @@
 #include "kernels/common/epilogue_store.cuh"
 #include "kernels/common/gemm_params.h"
 #include "kernels/common/kernel_start.cuh"
-#include "kernels/common/line_load.cuh"
 #include "kernels/common/operand_load.cuh"
 #include "kernels/common/pipeline_state.h"
 #include "kernels/common/smem_desc.h"
 #include "kernels/common/stage_storage.cuh"
 #include "kernels/common/tile_place.cuh"
 #include "kernels/ptx/barrier.cuh"
-#include "kernels/ptx/fence.cuh"
 #include "kernels/ptx/grid_dependency.cuh"
 #include "kernels/ptx/index.cuh"
 #include "kernels/ptx/tma.cuh"
@@ -74,21 +69,6 @@ struct SharedStorage : StageStorage<Cfg> {
   BWGEMM_DEVICE ptx::Mbarrier* reduce_empty(uint32_t consumer) const {
     return this->after_stage_barriers() + Cfg::kConsumers + consumer;
   }
-  // The line loader's side buffers of a stage: the row tile's lines, then the
-  // column tile's (line_load.cuh).
-  BWGEMM_DEVICE uint8_t* row_side(uint32_t stage) const {
-    return this->base + Cfg::kSideOffset + stage * Cfg::kSideBytesPerStage;
-  }
-  BWGEMM_DEVICE uint8_t* col_side(uint32_t stage) const {
-    return row_side(stage) + 16 * Cfg::kRowLines;
-  }
-  // Loader warp `loader`'s record of the step in `stage`.
-  BWGEMM_DEVICE StepLines<Cfg::kRowMN, Cfg::kColMN>* step_lines(uint32_t loader,
-                                                                uint32_t stage) const {
-    return reinterpret_cast<StepLines<Cfg::kRowMN, Cfg::kColMN>*>(
-               col_side(stage) + 16 * Cfg::kColLines) +
-           loader;
-  }
 };
 
 // The k blocks rank `rank` runs for every tile: all of them, or with split-K
@@ -109,116 +89,46 @@ BWGEMM_DEVICE KRange k_range(int32_t k_blocks, uint32_t rank) {
   }
 }
 
-// Loads a stage's operands by TMA: this CTA's rows, and its share of the
-// columns (into every CTA); operands the loader warps copy (by_threads) are
-// theirs. One arrival on full[] with the bytes the TMA brings.
-template <class Cfg>
-BWGEMM_DEVICE void load_stage_by_tma(const GemmParams& p, const SharedStorage<Cfg>& smem,
-                                     uint32_t rank, const TilePlace& place, uint32_t stage,
-                                     int32_t k0) {
-  constexpr uint16_t kAllCtas = (1u << Cfg::kClusterSize) - 1;
-  const uint32_t share = Cfg::kMulticast ? rank : 0;
-  const int32_t share0 = place.col0 + int32_t(share) * Cfg::kLoadedCols;
-  ptx::Mbarrier* full = smem.full(stage);
-  ptx::mbarrier_arrive_expect_tx(full, (p.row.by_threads ? 0 : Cfg::kRowTileBytes) +
-                                           (p.col.by_threads ? 0 : Cfg::kColTileBytes));
-  if (!p.row.by_threads)
-    load_operand<Cfg, Cfg::kRowMN, Cfg::kBlockRows>(
-        smem.row_tile(stage), 0, place.row0, k0, [&](void* dst, int32_t c0, int32_t c1) {
-          ptx::tma_load_3d(dst, &p.row.map, full, c0, c1, place.row_plane);
-        });
-  if (!p.col.by_threads)
-    load_operand<Cfg, Cfg::kColMN, Cfg::kLoadedCols>(
-        smem.col_tile(stage), share, share0, k0, [&](void* dst, int32_t c0, int32_t c1) {
-          if constexpr (Cfg::kMulticast)
-            ptx::tma_load_3d_multicast(dst, &p.col.map, full, kAllCtas, c0, c1, place.col_plane);
-          else
-            ptx::tma_load_3d(dst, &p.col.map, full, c0, c1, place.col_plane);
-        });
-}
-
 // The TMA warp: one elected thread fills the ring for every tile of this
 // cluster, in the same order the consumers drain it.
 template <class Cfg>
 BWGEMM_DEVICE void produce(const GemmParams& p, const SharedStorage<Cfg>& smem, uint32_t rank,
                            int32_t k_blocks) {
+  constexpr uint16_t kAllCtas = (1u << Cfg::kClusterSize) - 1;
   const KRange ks = k_range<Cfg>(k_blocks, rank);
   PipelineState<Cfg::kStages> ring;
   for (const int64_t t : ClusterTiles(p.scheduler)) {
     const TilePlace place = place_tile<Cfg>(p, t, rank);
+    const uint32_t share = Cfg::kMulticast ? rank : 0;
+    const int32_t share0 = place.col0 + int32_t(share) * Cfg::kLoadedCols;
     for (int32_t kb = ks.begin; kb < ks.begin + ks.count; ++kb) {
-      // Wait until every CTA's consumers released the stage, then load it.
+      const int32_t k0 = kb * Cfg::kBlockK;
+      ptx::Mbarrier* full = smem.full(ring.stage);
+      // Wait until every CTA's consumers released the stage, then load it:
+      // this CTA's rows, and its share of the columns (into every CTA).
       ptx::mbarrier_wait(smem.empty(ring.stage), ring.phase ^ 1);
-      load_stage_by_tma<Cfg>(p, smem, rank, place, ring.stage, kb * Cfg::kBlockK);
+      ptx::mbarrier_arrive_expect_tx(full, Cfg::kStageBytes);
+      load_operand<Cfg, Cfg::kRowMN, Cfg::kBlockRows>(
+          smem.row_tile(ring.stage), 0, place.row0, k0, [&](void* dst, int32_t c0, int32_t c1) {
+            ptx::tma_load_3d(dst, &p.row.map, full, c0, c1, place.row_plane);
+          });
+      load_operand<Cfg, Cfg::kColMN, Cfg::kLoadedCols>(
+          smem.col_tile(ring.stage), share, share0, k0, [&](void* dst, int32_t c0, int32_t c1) {
+            if constexpr (Cfg::kMulticast)
+              ptx::tma_load_3d_multicast(dst, &p.col.map, full, kAllCtas, c0, c1, place.col_plane);
+            else
+              ptx::tma_load_3d(dst, &p.col.map, full, c0, c1, place.col_plane);
+          });
       ring.advance();
     }
   }
 }
 
-// Where A or B cannot be addressed by the TMA, the whole producer warpgroup
-// fills the ring instead: each warp (`loader`) copies its share of the lines
-// of the by_threads operands (line_load.cuh), this CTA's rows and the whole
-// column block, and hands each stage over with one arrival on full[]; lane 0
-// of warp 0 also issues the stage's TMA loads of the other operand.
 template <class Cfg>
-BWGEMM_DEVICE void load_lines(const GemmParams& p, const SharedStorage<Cfg>& smem, uint32_t rank,
-                              int32_t k_blocks, uint32_t loader) {
-  const KRange ks = k_range<Cfg>(k_blocks, rank);
-  const auto place_of = [&](int64_t tile) { return place_tile<Cfg>(p, tile, rank); };
-  const ClusterSteps steps(p.scheduler, ks.begin, ks.count, place_of);
-  using Step = typename decltype(steps)::template Cursor<Cfg::kStages>;
-  run_line_loader<Cfg::kLineLag, Cfg::kStages>(
-      steps,
-      [&](const Step& step) {
-        const uint32_t stage = step.ring.stage;
-        const int32_t k0 = step.k_block * Cfg::kBlockK;
-        ptx::mbarrier_wait(smem.empty(stage), step.ring.phase ^ 1);
-        const bool lane0 = ptx::lane_index() == 0;
-        if (loader == 0 && lane0) load_stage_by_tma<Cfg>(p, smem, rank, step.at, stage, k0);
-        const StepLines<Cfg::kRowMN, Cfg::kColMN> lines{
-            operand_lines<Cfg::kRowMN>(p.row, step.at.row_plane, p.rows, p.depth, step.at.row0,
-                                       k0),
-            operand_lines<Cfg::kColMN>(p.col, step.at.col_plane, p.cols, p.depth, step.at.col0,
-                                       k0)};
-        if (lane0) *smem.step_lines(loader, stage) = lines;
-        if (p.row.by_threads)
-          issue_line_copies<Cfg::kRowLines>(lines.row, smem.row_tile(stage), smem.row_side(stage),
-                                            loader, Cfg::kLoaderWarps);
-        if (p.col.by_threads)
-          issue_line_copies<Cfg::kColLines>(lines.col, smem.col_tile(stage), smem.col_side(stage),
-                                            loader, Cfg::kLoaderWarps);
-      },
-      [&](uint32_t stage) {
-        // Written by this warp's lane 0 when the step was issued, kLag warp
-        // synchronisations ago.
-        const StepLines<Cfg::kRowMN, Cfg::kColMN> lines = *smem.step_lines(loader, stage);
-        if (p.row.by_threads)
-          shift_lines<Cfg::kRowLines>(lines.row, smem.row_tile(stage), smem.row_side(stage), loader,
-                                      Cfg::kLoaderWarps);
-        if (p.col.by_threads)
-          shift_lines<Cfg::kColLines>(lines.col, smem.col_tile(stage), smem.col_side(stage), loader,
-                                      Cfg::kLoaderWarps);
-        // The wgmmas (async proxy) read what the lanes wrote.
-        ptx::fence_proxy_async_smem();
-        ptx::sync_warp();
-        if (ptx::lane_index() == 0) ptx::mbarrier_arrive(smem.full(stage));
-      });
-}
-
-// Whether the column block is multicast: not where the loader warps copy it.
-template <class Cfg>
-BWGEMM_DEVICE bool multicasts(const GemmParams& p) {
-  return Cfg::kMulticast && !p.col.by_threads;
-}
-
-// Frees a stage in this CTA and, where the peer multicasts into it, in the
-// peer (whose producer loads this CTA's share).
-template <class Cfg>
-BWGEMM_DEVICE void release_stage(const SharedStorage<Cfg>& smem, uint32_t stage, uint32_t rank,
-                                 bool multicast) {
+BWGEMM_DEVICE void release_stage(const SharedStorage<Cfg>& smem, uint32_t stage, uint32_t rank) {
   if (ptx::lane_index() == 0) {
     ptx::mbarrier_arrive(smem.empty(stage));
-    if (multicast) ptx::mbarrier_arrive_cluster(smem.empty(stage), rank ^ 1);
+    if constexpr (Cfg::kMulticast) ptx::mbarrier_arrive_cluster(smem.empty(stage), rank ^ 1);
   }
 }
 
@@ -226,7 +136,7 @@ BWGEMM_DEVICE void release_stage(const SharedStorage<Cfg>& smem, uint32_t stage,
 // k blocks.
 template <class Cfg, class Mma>
 BWGEMM_DEVICE void mainloop(const SharedStorage<Cfg>& smem, PipelineState<Cfg::kStages>& ring,
-                            uint32_t consumer, uint32_t rank, bool multicast, int32_t k_blocks,
+                            uint32_t consumer, uint32_t rank, int32_t k_blocks,
                             float (&acc)[Mma::kAccumulators]) {
   uint32_t previous = 0;
   for (int32_t kb = 0; kb < k_blocks; ++kb) {
@@ -245,12 +155,12 @@ BWGEMM_DEVICE void mainloop(const SharedStorage<Cfg>& smem, PipelineState<Cfg::k
     ptx::wgmma_commit();
     // The previous stage's wgmma group is done once at most this one runs.
     ptx::wgmma_wait<1>();
-    if (kb > 0) release_stage(smem, previous, rank, multicast);
+    if (kb > 0) release_stage(smem, previous, rank);
     previous = ring.stage;
     ring.advance();
   }
   ptx::wgmma_wait<0>();
-  release_stage(smem, previous, rank, multicast);
+  release_stage(smem, previous, rank);
 }
 
 // Split-K, a rank other than 0: pushes this consumer's partial block into its
@@ -370,8 +280,7 @@ BWGEMM_DEVICE void consume(const GemmParams& p, const SharedStorage<Cfg>& smem, 
     // operands are read-write), so the epilogue can reuse their registers.
 #pragma unroll
     for (float& v : acc) v = 0.0f;
-    if (my_k_blocks > 0)
-      mainloop<Cfg, Mma>(smem, ring, consumer, rank, multicasts<Cfg>(p), my_k_blocks, acc);
+    if (my_k_blocks > 0) mainloop<Cfg, Mma>(smem, ring, consumer, rank, my_k_blocks, acc);
     if constexpr (Cfg::kSplitK) {
       const uint32_t phase = reduce_phase;
       reduce_phase ^= 1;
@@ -394,13 +303,8 @@ BWGEMM_DEVICE void gemm_kernel_body(const GemmParams& p) {
   const uint32_t warp = ptx::warp_index();
   const uint32_t rank = ptx::cluster_cta_rank();
 
-  const bool lines = p.row.by_threads || p.col.by_threads;
   if (ptx::thread_index() == 0) {
-    // full[s]: the TMA issuer's arrival (with the bytes of its loads), and
-    // one per loader warp where operands are copied by threads.
-    const BarrierRing stages{smem.full(0), smem.empty(0), Cfg::kStages,
-                             1 + (lines ? uint32_t(Cfg::kLoaderWarps) : 0),
-                             Cfg::empty_arrivals(multicasts<Cfg>(p))};
+    const BarrierRing stages{smem.full(0), smem.empty(0), Cfg::kStages, 1, Cfg::kEmptyArrivals};
     if constexpr (Cfg::kSplitK)
       init_barrier_rings(stages,
                          BarrierRing{smem.reduce_full(0), smem.reduce_empty(0), Cfg::kConsumers,
@@ -425,10 +329,7 @@ BWGEMM_DEVICE void gemm_kernel_body(const GemmParams& p) {
 
   if (role_of(warp) == Role::Producer) {
     ptx::decrease_registers<Cfg::kProducerRegisters>();
-    if (Cfg::kThreadLoads && lines)
-      load_lines<Cfg>(p, smem, rank, k_blocks, warp);
-    else if (warp == 0 && ptx::elect_one())
-      produce<Cfg>(p, smem, rank, k_blocks);
+    if (warp == 0 && ptx::elect_one()) produce<Cfg>(p, smem, rank, k_blocks);
     ptx::sync_warp();
   } else {
     ptx::increase_registers<Cfg::kConsumerRegisters>();

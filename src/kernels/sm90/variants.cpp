@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "kernels/sm90/variants.h"
 
-#include <array>
 #include <cstring>
-#include <utility>
 
 #include "kernels/sm90/config.h"
 
@@ -30,22 +28,6 @@ bool config_compiled(int config, const VariantKey& key) {
   return config >= 0 && config < kConfigCount && layout_compiled(config, key.row_mn, key.col_mn);
 }
 
-namespace {
-
-// Whether each configuration's loader warps copy operands the TMA cannot
-// address (Config::kThreadLoads), for 16-bit and for fp32 output (whose
-// staging may be larger).
-template <class Out, int... kConfigs>
-constexpr std::array<bool, kConfigCount> thread_loads(std::integer_sequence<int, kConfigs...>) {
-  return {Config<__half, Out, false, false, kConfigs>::kThreadLoads...};
-}
-constexpr auto kThreadLoads16 =
-    thread_loads<__half>(std::make_integer_sequence<int, kConfigCount>{});
-constexpr auto kThreadLoads32 =
-    thread_loads<float>(std::make_integer_sequence<int, kConfigCount>{});
-
-}  // namespace
-
 TileShape tile_shape(int config, DType out_type) {
   // An epilogue chunk is 128 bytes of a row, so its width depends on the
   // output type.
@@ -59,8 +41,7 @@ TileShape tile_shape(int config, DType out_type) {
           128 / int(dtype_size(out_type)),
           64,
           8,
-          s.mode == ClusterMode::kSplitK,
-          (out_type == DType::F32 ? kThreadLoads32 : kThreadLoads16)[size_t(config)]};
+          s.mode == ClusterMode::kSplitK};
 }
 
 }  // namespace bwgemm::sm90

@@ -6,14 +6,11 @@
 #include <cuda_fp16.h>
 
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
 #include <sstream>
-#include <utility>
 #include <vector>
 
 #include "gpu_check.h"
-#include "kernels/sm90/config.h"
 
 namespace {
 
@@ -336,31 +333,7 @@ std::string describe(const GemmCase& c) {
   return s.str();
 }
 
-namespace {
-
-// Configuration `config`'s loader warps copy operands the TMA cannot address.
-template <int... kConfigs>
-bool thread_loads(int config, bool f32_out, std::integer_sequence<int, kConfigs...>) {
-  using namespace bwgemm::sm90;
-  const bool half_out[] = {Config<__half, __half, false, false, kConfigs>::kThreadLoads...};
-  const bool float_out[] = {Config<__half, float, false, false, kConfigs>::kThreadLoads...};
-  return (f32_out ? float_out : half_out)[config];
-}
-
-// The configuration a forced call runs: the named one where it is compiled
-// for the case's layout (as op(B)^T and op(A)^T are M/N-major), else 0.
-int forced_config(const GemmCase& c) {
-  const char* name = std::getenv("BWGEMM_SM90_CONFIG");
-  const int named = name != nullptr ? bwgemm::sm90::shape_index(name) : -1;
-  return named >= 0 && bwgemm::sm90::layout_compiled(named, c.tb, !c.ta) ? named : 0;
-}
-
-}  // namespace
-
 bool needs_pack(const GemmCase& c) {
-  if (thread_loads(forced_config(c), c.c == Elem::F32,
-                   std::make_integer_sequence<int, bwgemm::sm90::kConfigCount>{}))
-    return false;
   const Dims d = dims_of(c);
   const auto aligned = [&](int64_t elems, Elem e) {
     return elems * int64_t(elem_size(e)) % 16 == 0;

@@ -29,11 +29,8 @@ struct GemmCase {
 std::string describe(const GemmCase& c);
 
 // Whether A or B must be packed into 16-byte rows before the kernel can load
-// them: a base, leading dimension or batch stride that is not a multiple of
-// 16 bytes, k > 0, and a configuration whose loader warps do not copy such
-// operands (Config::kThreadLoads: the one BWGEMM_SM90_CONFIG names where it
-// is compiled for the case's layout, else configuration 0). Inside a stream
-// capture such calls go to cuBLAS.
+// them (a base, leading dimension or batch stride that is not a multiple of
+// 16 bytes, and k > 0). Inside a stream capture such calls go to cuBLAS.
 bool needs_pack(const GemmCase& c);
 
 // Whether the sm90 kernel is expected to take the case when forced (outside

@@ -109,9 +109,8 @@ int run_matrix() {
           // cuBLAS as a second opinion: it must pass the same checker.
           theirs.add(c, run_and_check(c, Runner::RealCublas, seed, nullptr), "cuBLAS ");
           // The same case with minimal leading dimensions and bases 0..7
-          // elements past 16 bytes: A and B copied by the loader warps (or
-          // packed first, or forwarded where they must not be read:
-          // kernel_takes), D's rows stored rotated.
+          // elements past 16 bytes: residue-class loads, stores by threads,
+          // or forwarded where classes cannot load it (kernel_takes).
           GemmCase tight = c;
           tight.ld_align = 1;
           tight.pad_a = tight.pad_b = tight.pad_c = 0;
@@ -200,8 +199,8 @@ std::vector<GemmCase> small_cases() {
       c.pad_c = 8;
       c.batch = 1 + i % 2;
       cases.push_back(c);
-      // Minimal leading dimensions and offset bases: the loader warps' line
-      // copies (or the packed copies) and the epilogue's rotated rows.
+      // Minimal leading dimensions and offset bases: the residue-class loads
+      // and the epilogue's rotated rows (or cuBLAS, where classes cannot load).
       c.ld_align = 1;
       c.pad_c = 0;
       c.offset = 1 + i % 7;

@@ -108,10 +108,8 @@ bwgemm::LaunchResult no_launch(const bwgemm::GemmProblem&, const bwgemm::DeviceC
   return {bwgemm::LaunchStatus::kForward, BWGEMM_REASON_LAUNCH_FAILED};
 }
 
-bool packs_all(int, bwgemm::DType) { return false; }
-
 const bwgemm::KernelFamily kGuarded = {BWGEMM_PATH_SM100, "sm100", true, never_runs, takes_nothing,
-                                       no_config,         no_name, 1,    no_launch,  packs_all};
+                                       no_config,         no_name, 1,    no_launch};
 
 bwgemm::DeviceCaps device(int index) { return {index, 10, 0, 148, 232448}; }
 

@@ -76,20 +76,6 @@ void an_odd_leading_dimension_is_packed_into_the_workspace(void**) {
   assert_int_equal(got.lda, 96);
 }
 
-// A configuration whose kernel copies such operands itself gets them as
-// they are: nothing is packed, inside a capture too (no workspace needed).
-void a_kernel_that_loads_unaddressable_operands_gets_them_as_they_are(void**) {
-  fake::behavior(0).loads_unaddressable = true;
-  const GemmProblem p = odd_ldb();
-  assert_int_equal(int(launch(p).status), int(LaunchStatus::kEnqueued));
-  assert_true(fake::pack_calls().empty());
-  assert_ptr_equal(fake::record(0).last_problem.b, p.b);
-  assert_int_equal(fake::record(0).last_problem.ldb, 201);
-  fake::reset_pack(0);  // no workspace to be had, as in a capture
-  assert_int_equal(int(launch(p).status), int(LaunchStatus::kEnqueued));
-  assert_true(fake::pack_calls().empty());
-}
-
 // Both operands, transposed, batched with odd strides; a broadcast operand
 // is packed once and stays broadcast.
 void both_operands_and_their_batches_are_packed(void**) {
@@ -191,7 +177,6 @@ int main() {
   const struct CMUnitTest tests[] = {
       TEST(addressable_operands_are_launched_as_they_are),
       TEST(an_odd_leading_dimension_is_packed_into_the_workspace),
-      TEST(a_kernel_that_loads_unaddressable_operands_gets_them_as_they_are),
       TEST(both_operands_and_their_batches_are_packed),
       TEST(unpackable_calls_are_forwarded),
       TEST(the_callers_workspace_takes_the_copy_when_large_enough),

@@ -55,22 +55,9 @@ bwgemm::LaunchResult launch(const bwgemm::GemmProblem& p, const bwgemm::DeviceCa
 }
 
 template <int I>
-bool loads_unaddressable(int, bwgemm::DType) {
-  return g_behavior[I].loads_unaddressable;
-}
-
-template <int I>
 bwgemm::KernelFamily make_family(const char* name) {
-  return {BWGEMM_PATH_SM90,
-          name,
-          false,
-          runs_on<I>,
-          supports<I>,
-          choose_config<I>,
-          name_of_config<I>,
-          kConfigCount,
-          launch<I>,
-          loads_unaddressable<I>};
+  return {BWGEMM_PATH_SM90,  name,         false,    runs_on<I>, supports<I>, choose_config<I>,
+          name_of_config<I>, kConfigCount, launch<I>};
 }
 
 bwgemm::KernelFamily g_families[kFamilyCount] = {make_family<0>("fake0"), make_family<1>("fake1"),
@@ -86,8 +73,7 @@ void reset() {
                              1,
                              BWGEMM_REASON_KERNEL_SELECTED,
                              0,
-                             {bwgemm::LaunchStatus::kEnqueued, BWGEMM_REASON_KERNEL_SELECTED},
-                             false};
+                             {bwgemm::LaunchStatus::kEnqueued, BWGEMM_REASON_KERNEL_SELECTED}};
     Record& r = g_record[i];
     r.runs_on_calls = r.supports_calls = r.choose_config_calls = r.launch_calls = 0;
     r.last_forced = false;

@@ -22,7 +22,6 @@ struct Behavior {
   bwgemmReason_t support;              // what supports() returns
   int config;                          // what choose_config() returns
   bwgemm::LaunchResult launch_result;  // what launch() returns
-  bool loads_unaddressable;            // what loads_unaddressable() returns
 };
 
 // What the callbacks saw. Filled from the calling thread without locking:
@@ -37,8 +36,8 @@ struct Record {
 };
 
 // Every family: path SM90, unguarded, runs on 9.0 only, supports
-// everything, config 0, launches successfully, has unaligned operands
-// packed; records cleared; nothing registered.
+// everything, config 0, launches successfully; records cleared; nothing
+// registered.
 void reset();
 
 bwgemm::KernelFamily& family(int index);

@@ -336,7 +336,7 @@ void map_specs_describe_the_operands_and_the_output(void**) {
 
 // A shape whose every extent differs, so that no field can stand in for
 // another: boxes and scheduler follow the shape they are given.
-const TileShape kOddShape = {2, 96, 160, 32, 48, 24, 40, 3, false, false};
+const TileShape kOddShape = {2, 96, 160, 32, 48, 24, 40, 3, false};
 
 void maps_and_scheduler_follow_the_tile_shape(void**) {
   for_every_call([](const bwgemm::RawCall& c, const Types& t, const GemmProblem& p) {
@@ -539,45 +539,28 @@ bwgemm::RawCall minimal_call(cublasOperation_t transa, cublasOperation_t transb,
   return c;
 }
 
-bwgemm::LoadPlan plan_of(const bwgemm::RawCall& c, bool thread_loads = false) {
-  return bwgemm::plan_loads(bwgemm::to_kernel_view(problem_of(c, CUBLAS_POINTER_MODE_HOST)),
-                            thread_loads);
+bwgemm::LoadPlan plan_of(const bwgemm::RawCall& c) {
+  return bwgemm::plan_loads(bwgemm::to_kernel_view(problem_of(c, CUBLAS_POINTER_MODE_HOST)));
 }
 
 // GPT-2's lm_head calls with the vocabulary 50257 (cuBLAS terms): the logits
 // (TN, ldc odd) run with D stored by threads; the gradients (NT and NN, ldb
-// odd: B is the row operand) and unaligned bases of A or B are copied by the
-// loader warps where the tile shape has them, and otherwise cannot be loaded
-// as they are (dispatch packs them first, dispatch/launch.cpp).
-void plan_loads_follows_the_operands_alignment(void**) {
+// odd) and unaligned bases of A or B cannot be loaded as they are (dispatch
+// packs them first, dispatch/launch.cpp).
+void plan_loads_takes_unaligned_outputs_only(void**) {
   bwgemm::LoadPlan plan = plan_of(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 50257, 64, 768, 0));
   assert_true(plan.supported);
   assert_true(plan.out_rotated);
-  assert_false(plan.row_by_threads || plan.col_by_threads);
   plan = plan_of(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 512, 64, 768, 0));
   assert_true(plan.supported);
   assert_false(plan.out_rotated);
-  const struct {
-    bwgemm::RawCall call;
-    bool row, col;
-  } unaligned[] = {{minimal_call(CUBLAS_OP_N, CUBLAS_OP_T, 768, 50257, 64, 0), true, false},
-                   {minimal_call(CUBLAS_OP_N, CUBLAS_OP_N, 768, 64, 50257, 0), true, false},
-                   {minimal_call(CUBLAS_OP_N, CUBLAS_OP_T, 4095, 4096, 64, 0), false, true},
-                   {minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 512, 256, 128, 1), true, true}};
-  for (const auto& u : unaligned) {
-    plan = plan_of(u.call);
-    assert_false(plan.supported);
-    plan = plan_of(u.call, true);
-    assert_true(plan.supported);
-    assert_int_equal(plan.row_by_threads, u.row);
-    assert_int_equal(plan.col_by_threads, u.col);
-  }
+  assert_false(plan_of(minimal_call(CUBLAS_OP_N, CUBLAS_OP_T, 768, 50257, 64, 0)).supported);
+  assert_false(plan_of(minimal_call(CUBLAS_OP_N, CUBLAS_OP_N, 768, 64, 50257, 0)).supported);
+  assert_false(plan_of(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 512, 256, 128, 1)).supported);
   // k == 0 loads no operand, whatever its layout.
   bwgemm::RawCall empty = minimal_call(CUBLAS_OP_N, CUBLAS_OP_N, 63, 64, 0, 1);
   empty.ldb = 1;  // at least 1, as cuBLAS asks
-  plan = plan_of(empty);
-  assert_true(plan.supported);
-  assert_false(plan.row_by_threads || plan.col_by_threads);
+  assert_true(plan_of(empty).supported);
   // An odd batch stride of B.
   bwgemm::RawCall batched = minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 512, 64, 768, 0);
   batched.entry = bwgemm::EntryPoint::GemmStridedBatchedEx_64;
@@ -586,38 +569,10 @@ void plan_loads_follows_the_operands_alignment(void**) {
   batched.strideB = 768 * 64 + 1;
   batched.strideC = 512 * 64 + 3;  // C's stride may be anything
   assert_false(plan_of(batched).supported);
-  plan = plan_of(batched, true);
-  assert_true(plan.supported && plan.row_by_threads && !plan.col_by_threads);
   batched.strideB = 768 * 64 + 8;
   plan = plan_of(batched);
   assert_true(plan.supported);
   assert_true(plan.out_rotated);
-}
-
-// An operand the loader warps copy gets no map and carries its address,
-// leading dimension and batch stride instead; the other keeps its map.
-void thread_loaded_operands_carry_their_address(void**) {
-  bwgemm::RawCall c = minimal_call(CUBLAS_OP_N, CUBLAS_OP_T, 768, 501, 64, 0);
-  c.entry = bwgemm::EntryPoint::GemmStridedBatchedEx_64;
-  c.batch = 3;
-  c.strideA = 768 * 64;
-  c.strideB = 501 * 64 + 5;
-  c.strideC = 768 * 501;
-  const bwgemm::KernelView v = bwgemm::to_kernel_view(problem_of(c, CUBLAS_POINTER_MODE_HOST));
-  const bwgemm::TileShape s = bwgemm::sm90::tile_shape(0, DType::F16);
-  assert_true(s.thread_loads);
-  const bwgemm::GemmParams g = bwgemm::launch_params_without_maps(v, s);
-  assert_true(g.row.by_threads);
-  assert_ptr_equal(g.row.base, c.B);
-  assert_int_equal(g.row.ld, 501);
-  assert_int_equal(g.row.stride, 501 * 64 + 5);
-  assert_true(g.row.batched);
-  assert_false(g.col.by_threads);
-  bwgemm::GemmParams full;
-  assert_true(bwgemm::make_launch_params(v, s, &full));
-  const uint8_t zero[sizeof(CUtensorMap)] = {};
-  assert_memory_equal(&full.row.map, zero, sizeof zero);
-  assert_memory_not_equal(&full.col.map, zero, sizeof zero);
 }
 
 // D with rows not 16-byte aligned gets no map: the threads store it.
@@ -771,8 +726,7 @@ int main() {
       TEST(device_scalars_are_passed_as_pointers),
       TEST(make_launch_params_encodes_each_map),
       TEST(a_rejected_map_fails_the_launch),
-      TEST(plan_loads_follows_the_operands_alignment),
-      TEST(thread_loaded_operands_carry_their_address),
+      TEST(plan_loads_takes_unaligned_outputs_only),
       TEST(unaligned_output_is_stored_by_threads),
       TEST(select_variant_takes_types_and_majorness),
       TEST(launch_gemm_enqueues_or_forwards_with_a_warning),
