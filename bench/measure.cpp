@@ -45,10 +45,20 @@ Stats summarize(std::vector<double> v) {
   return {median, v.front(), v[p90], static_cast<int>(n)};
 }
 
+}  // namespace
+
+Stats paired_differences(const std::vector<double>& a, const std::vector<double>& b) {
+  std::vector<double> d(a.size() < b.size() ? a.size() : b.size());
+  for (size_t i = 0; i < d.size(); ++i) d[i] = a[i] - b[i];
+  return d.empty() ? kNotMeasured : summarize(d);
+}
+
+namespace {
+
 PathResult fresh(Path path) {
   PathResult r;
   r.path = path;
-  r.device = r.eager = r.graph = r.host = kNotMeasured;
+  r.device = r.eager = r.graph = r.host = r.host_over_cublas = r.host_over_bare = kNotMeasured;
   r.rel_err = kNaN;
   r.mismatch = false;
   if (path == Path::kCublas) r.ran = {"cublas"};
@@ -508,7 +518,17 @@ ShapeResult Bench::run_host_cost(const Shape& shape) {
       us[timed[i]].push_back(host_time_per_call(p.path, r, ops));
       note_dispatch(&p);
     }
-  for (size_t p : timed) r.paths[p].host = summarize(us[p]);
+  // Differences batch by batch, from the baselines timed in the same round.
+  const auto over = [&](size_t p, Path baseline) {
+    for (size_t q : timed)
+      if (r.paths[q].path == baseline && q != p) return paired_differences(us[p], us[q]);
+    return kNotMeasured;
+  };
+  for (size_t p : timed) {
+    r.paths[p].host = summarize(us[p]);
+    r.paths[p].host_over_cublas = over(p, Path::kCublas);
+    r.paths[p].host_over_bare = over(p, Path::kBareLaunch);
+  }
   r.sm_clock_mhz = clock_.current();
   check(&r, ops);
   bare_.reset();  // it points into ops

@@ -48,9 +48,12 @@ namespace bench {
 constexpr double kMismatchTolerance = 1e-2;
 
 // The host suite's sampling: kHostBatches samples of kHostCalls calls each,
-// the stream drained before every kHostChunk calls.
-constexpr int kHostBatches = 7;
-constexpr int kHostCalls = 2000;
+// the stream drained before every kHostChunk calls. The paths take turns
+// batch by batch, so the differences between paths are taken batch by batch
+// too (PathResult::host_over): a slow stretch of the host moves both sides
+// of a difference, not one path's median alone.
+constexpr int kHostBatches = 21;
+constexpr int kHostCalls = 1000;
 constexpr int kHostChunk = 50;
 
 // The copy bandwidth's sampling (1 GiB: far past any L2).
@@ -88,9 +91,16 @@ struct CopyBandwidth {
   std::string unavailable;
 };
 
+// The statistics of a[i] - b[i]: two paths' samples taken in the same
+// rounds, difference by difference (the host suite's "vs" columns).
+Stats paired_differences(const std::vector<double>& a, const std::vector<double>& b);
+
 struct PathResult {
   Path path;
   Stats device, eager, graph, host;
+  // Host suite: the batch-by-batch differences of this path's time per call
+  // from cuBLAS's and from the bare launch's (NaN where not measured).
+  Stats host_over_cublas, host_over_bare;
   // What bwgemmGetLastDispatch reported after this path's calls ("sm90:<kernel>",
   // "fwd:<REASON>"), each distinct answer once; {"cublas"} for the direct path;
   // for the bare launch, what it launches or "none: <why>".

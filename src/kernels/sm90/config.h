@@ -154,9 +154,14 @@ struct Config {
   static constexpr uint32_t kReduceEmptyArrivals = 128;
 
   // Register split: the producer keeps little, the consumers hold up to 128
-  // fp32 accumulators each.
+  // fp32 accumulators each. setmaxnreg moves registers within the CTA's
+  // pool, what its threads got at launch (ptxas gives 384-thread kernels 168
+  // each): a request beyond it never returns, and the kernel hangs
+  // (tests/sass/check_sass.py checks every kernel's requests).
   static constexpr uint32_t kProducerRegisters = 40;
   static constexpr uint32_t kConsumerRegisters = 232;
+  static constexpr uint32_t kLaunchRegisterCap =
+      (65536 / kThreads < 255 ? 65536 / kThreads : 255) / 8 * 8;
 
   static_assert(std::is_same_v<Out, AB> || std::is_same_v<Out, float>);
   static_assert(kConsumers == 1 || kConsumers == 2);
@@ -168,7 +173,8 @@ struct Config {
   static_assert(kStageBytes % 1024 == 0 && kStagingBytes % 1024 == 0 && kReduceBytes % 1024 == 0);
   static_assert(kChunks % kChunksPerStaging == 0);
   static_assert(kSmemBytes <= 232448, "exceeds the sm90 shared-memory limit per block");
-  static_assert(kProducerRegisters * 128 + kConsumerRegisters * 128 * kConsumers <= 65536);
+  static_assert(kProducerRegisters + kConsumerRegisters * kConsumers <=
+                (1 + kConsumers) * kLaunchRegisterCap);
 };
 
 // What the variant tables instantiate (variant_table.cuh).
