@@ -159,7 +159,7 @@ class Bench {
   void* workspace_ = nullptr;
   int next_set_ = 0;
   std::unique_ptr<BareLaunch> bare_;  // the host suite's current shape's
-  bool lt_shape_ = false;  // the host suite's current shape is a -lt one (see select())
+  bool lt_shape_ = false;             // the host suite's current shape is a -lt one (see select())
 };
 
 }  // namespace bench

@@ -164,8 +164,8 @@ int main(int argc, char** argv) {
   CHECK(near(number("host/bare/host", "median_us"), 3.4));
   // Paired differences: the median of a - b sample by sample, which a drift
   // common to both sides leaves alone (the medians' difference would not).
-  const bench::Stats d = bench::paired_differences({7.0, 9.0, 6.6, 11.0, 6.9},
-                                                   {6.8, 8.7, 6.5, 10.9, 6.4});
+  const bench::Stats d =
+      bench::paired_differences({7.0, 9.0, 6.6, 11.0, 6.9}, {6.8, 8.7, 6.5, 10.9, 6.4});
   CHECK(near(d.median_us, 0.2) && near(d.min_us, 0.1) && d.samples == 5);
   CHECK(bench::paired_differences({}, {}).samples == 0);
   CHECK(std::isnan(number("host/bare/host", "tbps")));
