@@ -333,14 +333,15 @@ def register_pool_problem(name, code, registers):
     if m is None:
         return None
     consumers = SM90_CONFIGS[int(m.group(1))]["consumers"]
-    requests = {kind: int(value, 0) for kind, value in
-                (SETMAXNREG.match(ins).groups() for ins in code if SETMAXNREG.match(ins))}
-    if set(requests) != {"TRY_ALLOC", "DEALLOC"}:
-        return f"expected one register release and one request, found {requests}"
-    needed = requests["DEALLOC"] + consumers * requests["TRY_ALLOC"]
+    found = [hit.groups() for hit in map(SETMAXNREG.match, code) if hit]
+    kinds = sorted(kind for kind, _ in found)
+    if kinds != ["DEALLOC", "TRY_ALLOC"]:
+        return f"expected one register release and one request, found {found}"
+    value = {kind: int(v, 0) for kind, v in found}
+    needed = value["DEALLOC"] + consumers * value["TRY_ALLOC"]
     if needed > (1 + consumers) * registers:
         return (f"setmaxnreg asks for {needed} registers per thread over {1 + consumers} "
-                f"warpgroups ({requests['DEALLOC']} + {consumers} x {requests['TRY_ALLOC']}), "
+                f"warpgroups ({value['DEALLOC']} + {consumers} x {value['TRY_ALLOC']}), "
                 f"more than the {(1 + consumers) * registers} they hold at launch "
                 f"({registers} each): the consumers would wait forever")
     return None

@@ -156,8 +156,10 @@ struct Config {
   // Register split: the producer keeps little, the consumers hold up to 128
   // fp32 accumulators each. setmaxnreg moves registers within the CTA's
   // pool, what its threads got at launch (ptxas gives 384-thread kernels 168
-  // each): a request beyond it never returns, and the kernel hangs
-  // (tests/sass/check_sass.py checks every kernel's requests).
+  // each): a request beyond it never returns, and the kernel hangs. The
+  // static_assert below holds the split to the most ptxas can give at launch;
+  // it may give fewer, so tests/sass/check_sass.py checks every kernel
+  // against the count it actually got.
   static constexpr uint32_t kProducerRegisters = 40;
   static constexpr uint32_t kConsumerRegisters = 232;
   static constexpr uint32_t kLaunchRegisterCap =
