@@ -56,6 +56,9 @@ struct KernelFamily {
   // an unguarded family).
   LaunchResult (*launch)(const GemmProblem& p, const DeviceCaps& caps, int config,
                          ErrorFlag error_flag);
+  // Whether the configuration reads B as it is where TMA cannot address it
+  // (row classes, gemm_params.h): dispatch then does not pack it. NULL: never.
+  bool (*reads_unaligned_b)(const GemmProblem& p, int config);
 };
 
 }  // namespace bwgemm

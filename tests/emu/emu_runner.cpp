@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "emu_runner.h"
 
+#include "kernels/common/launch_params.h"
 #include "kernels/kernel_family.h"
+#include "kernels/sm90/variants.h"
 
 namespace bwgemm {
 namespace sm90 {
@@ -47,6 +49,17 @@ EmuOutcome run_family(const KernelFamily& family, const HostGemm& g, const Devic
 EmuOutcome run_sm90(const HostGemm& g, const emu::Options& options, int config) {
   return run_family(sm90::kFamily, g, DeviceCaps{0, 9, 0, int(options.sm_count), 232448}, options,
                     config);
+}
+
+bool sm90_loads(const HostGemm& g, uint32_t sm_count, int config) {
+  const float alpha = g.c.alpha, beta = g.c.beta;
+  std::vector<uint8_t> d = g.d_initial;
+  const GemmProblem p = g.problem(g.a.data(), g.b.data(), d.data(), &alpha, &beta,
+                                  g.c_initial.data(), g.bias.data());
+  const DeviceCaps caps{0, 9, 0, int(sm_count), 232448};
+  const int chosen = config >= 0 ? config : sm90::kFamily.choose_config(p, caps, true).config;
+  return chosen >= 0 && chosen < sm90::kConfigCount &&
+         plan_loads(to_kernel_view(p), sm90::tile_shape(chosen, p.c_type)).supported;
 }
 
 EmuOutcome run_sm100(const HostGemm& g, const emu::Options& options) {

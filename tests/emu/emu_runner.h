@@ -26,6 +26,11 @@ struct EmuOutcome {
 // config: the family configuration to launch, or -1 for the one
 // choose_config forces.
 EmuOutcome run_sm90(const HostGemm& g, const emu::Options& options, int config = -1);
+
+// Whether the sm90 configuration run_sm90 would launch (`config`, or the
+// forced choice for -1) loads the case's operands as they are
+// (launch_params.h, plan_loads: row classes included).
+bool sm90_loads(const HostGemm& g, uint32_t sm_count, int config = -1);
 EmuOutcome run_sm100(const HostGemm& g, const emu::Options& options);
 
 }  // namespace bwgemm::emu_test

@@ -90,20 +90,21 @@ BWGEMM_HOST_DEVICE uint4 pack_16_bytes(const float* v) {
 }
 
 // Adds beta * C[row][col] to two adjacent columns, reading C only inside
-// rows x cols. Called only when beta != 0 (beta == 0 never reads C).
+// rows x cols (a column may be negative: a kOut row class's first block,
+// gemm_params.h). Called only when beta != 0 (beta == 0 never reads C).
 template <class Out>
 BWGEMM_HOST_DEVICE void add_scaled_pair(float* v0, float* v1, float beta, const Out* c, int64_t ld,
                                         int32_t row, int32_t col, int32_t rows, int32_t cols) {
   if (row < rows) {
     const Out* src = c + row * ld + col;
-    if (col < cols) *v0 += beta * OutTraits<Out>::to_float(src[0]);
-    if (col + 1 < cols) *v1 += beta * OutTraits<Out>::to_float(src[1]);
+    if (uint32_t(col) < uint32_t(cols)) *v0 += beta * OutTraits<Out>::to_float(src[0]);
+    if (uint32_t(col + 1) < uint32_t(cols)) *v1 += beta * OutTraits<Out>::to_float(src[1]);
   }
 }
 
 // Stores a staged chunk of rows x chunk_cols elements at (row0, col0) of D
 // element by element, skipping everything outside rows x cols: where a TMA
-// store would write past the last column. Consecutive threads write
+// store would write past the last column or before the first. Consecutive threads write
 // consecutive elements of a row.
 template <class Out, int kChunkCols>
 BWGEMM_HOST_DEVICE void store_chunk_bounded(const uint8_t* staging, int chunk_rows, Out* d,
@@ -111,7 +112,7 @@ BWGEMM_HOST_DEVICE void store_chunk_bounded(const uint8_t* staging, int chunk_ro
                                             int32_t cols, uint32_t thread, uint32_t threads) {
   for (uint32_t i = thread; i < uint32_t(chunk_rows) * kChunkCols; i += threads) {
     const uint32_t r = i / kChunkCols, c = i % kChunkCols;
-    if (row0 + int32_t(r) < rows && col0 + int32_t(c) < cols) {
+    if (row0 + int32_t(r) < rows && uint32_t(col0 + int32_t(c)) < uint32_t(cols)) {
       const uint32_t off = swizzled_offset(r, c * sizeof(Out));
       d[(row0 + r) * ld + col0 + c] = *reinterpret_cast<const Out*>(staging + off);
     }

@@ -56,8 +56,10 @@ template <bool kStage>
 BWGEMM_HOST_DEVICE void finish_pair(const GemmParams& p, int32_t batch, int32_t col, float* v0,
                                     float* v1) {
   if constexpr (kStage) {
-    if (col < p.cols) *v0 = finish(p.stage, batch, col, *v0);
-    if (col + 1 < p.cols) *v1 = finish(p.stage, batch, col + 1, *v1);
+    // Columns outside D (past the last, or before the first in a kOut row
+    // class's first block) read no bias.
+    if (uint32_t(col) < uint32_t(p.cols)) *v0 = finish(p.stage, batch, col, *v0);
+    if (uint32_t(col + 1) < uint32_t(p.cols)) *v1 = finish(p.stage, batch, col + 1, *v1);
   }
 }
 

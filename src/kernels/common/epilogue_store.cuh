@@ -97,7 +97,8 @@ BWGEMM_DEVICE void store_block_staged(const GemmParams& p, typename Cfg::Out* d,
     if constexpr (kRotated) {
       const int32_t left = p.cols - group_col0;
       const uint32_t elements = uint32_t(left < kGroupCols ? left : kGroupCols);
-      for (uint32_t r = thread; r < uint32_t(kChunkRows) && row0 + int32_t(r) < p.rows; r += 128) {
+      for (uint32_t r = thread; r < uint32_t(kChunkRows) && row0 + int32_t(r) < place.rows;
+           r += 128) {
         Out* row_start = group_start + r * p.out_ld;
         store_rotated_row<Out, kRowBytes>(staging + r * kRowBytes, row_rotation(row_start, r),
                                           row_start, elements,
@@ -112,11 +113,14 @@ BWGEMM_DEVICE void store_block_staged(const GemmParams& p, typename Cfg::Out* d,
         const int32_t col0 = group_col0 + slot * Cfg::kChunkCols;
         if (col0 >= p.cols) break;
         const uint8_t* buffer = staging + slot * Cfg::kChunkBytes;
-        if (!p.out_store_exact && col0 + Cfg::kChunkCols > p.cols) {
+        // A chunk reaching before D's first column (a kOut row class's first)
+        // or past a last column TMA cannot clip exactly is stored by threads.
+        if (col0 < 0 || (!p.out_store_exact && col0 + Cfg::kChunkCols > p.cols)) {
           store_chunk_bounded<Out, Cfg::kChunkCols>(buffer, kChunkRows, d, p.out_ld, row0, col0,
-                                                    p.rows, p.cols, thread, 128);
+                                                    place.rows, p.cols, thread, 128);
         } else if (thread == 0) {
-          ptx::tma_store_3d(&p.out_map, buffer, col0, row0, place.out_plane);
+          ptx::tma_store_3d(place.out_map, buffer, col0 + place.out_col_offset, row0,
+                            place.out_plane);
         }
       }
       if (thread == 0) ptx::tma_store_commit();

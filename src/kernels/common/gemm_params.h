@@ -52,6 +52,31 @@ struct OperandMap {
   bool batched;  // false: every batch reads plane 0
 };
 
+// Row classes (launch_params.h, row_class_use): D's rows r with r % 8 == c
+// form class c, computed as a GEMM of their own: the scheduler's batch is the
+// class, and class c's rows of the row operand and of D are maps of their own
+// with 8 leading dimensions between rows and bases rounded down to 16 bytes,
+// `shift` elements before the class's first row. The shift is taken up by the
+// column operand, whose outer coordinate moves with it (a TMA box's innermost
+// coordinate must be 16-byte aligned, its outer ones need not be):
+//  - kRowOperand: the row operand's rows start unaligned. Its class map is
+//    read from k = 0 at the rounded base, so every row's first `shift`
+//    elements precede it: the column operand is read from k = -shift (zeros
+//    there) and the consumers zero those elements of the first k block;
+//  - kOut: D's rows start unaligned. The column operand is read from column
+//    -shift, so the accumulators' columns start at D's column -shift and each
+//    class's D map at the rounded base stores aligned boxes.
+enum class RowClassUse : uint8_t { kNone, kRowOperand, kOut };
+constexpr int kRowClasses = 8;
+
+struct RowClasses {
+  RowClassUse use;
+  int32_t shift[kRowClasses];  // elements
+  int32_t rows[kRowClasses];   // D's rows in each class
+  CUtensorMap row_map[kRowClasses];
+  CUtensorMap out_map[kRowClasses];
+};
+
 // In the kernel view (kernel_view.h):
 // D[rows x cols] = activation(alpha * U V + beta * C + bias), U the row
 // operand, V the column operand, the bias one value per column.
@@ -69,6 +94,10 @@ struct GemmParams {
   bool out_store_exact;
   void* out;
   int64_t out_ld, out_stride;  // elements
+  // use kNone: off. Otherwise the scheduler's batch is the class, rows and
+  // depth the largest class's, out_ld / c_ld the classes' (8 rows of D) and
+  // out_stride / c_stride the step from one class's first row to the next.
+  RowClasses classes;
   // C, read when beta != 0: D itself for the cuBLAS entry points, another
   // matrix of D's type and shape for cublasLtMatmul, or NULL when beta == 0.
   const void* c_in;
@@ -78,6 +107,9 @@ struct GemmParams {
   // How long a bounded wait may poll before it gives up (wait_budget_ns).
   uint64_t wait_budget_ns;
 };
+
+// A kernel's parameters are at most 4 KB on every driver the library supports.
+static_assert(sizeof(GemmParams) <= 4096, "GemmParams must fit a kernel parameter block");
 
 // A bounded wait's budget: the base (BWGEMM_WAIT_TIMEOUT_MS, env_config.h)
 // plus kWaitPerKBlockNs per k block of 64, since one wait may span a whole

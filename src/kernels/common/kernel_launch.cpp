@@ -20,11 +20,12 @@ bwgemmReason_t build_launch(const VariantCatalog& catalog, const GemmProblem& p,
                             ErrorFlag error_flag, const KernelVariant** variant,
                             GemmParams* params) {
   const KernelView view = to_kernel_view(p);
-  if (!plan_loads(view).supported) return BWGEMM_REASON_UNSUPPORTED_LAYOUT;
+  const TileShape shape = catalog.tile_shape(config, view.out_type);
+  if (!plan_loads(view, shape).supported) return BWGEMM_REASON_UNSUPPORTED_LAYOUT;
   *variant = catalog.select(config, variant_key(view));
   // choose_config offers only compiled configurations.
   if (*variant == nullptr) return BWGEMM_REASON_LAUNCH_FAILED;
-  if (!make_launch_params(view, catalog.tile_shape(config, view.out_type), params)) {
+  if (!make_launch_params(view, shape, params)) {
     if (!g_map_failure_warned.exchange(true))
       log_warning("%s: the driver rejected a TMA map; forwarding to cuBLAS", catalog.family_name);
     return BWGEMM_REASON_LAUNCH_FAILED;

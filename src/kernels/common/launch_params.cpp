@@ -2,14 +2,63 @@
 #include "kernels/common/launch_params.h"
 
 namespace bwgemm {
+namespace {
 
-LoadPlan plan_loads(const KernelView& v) {
-  const OperandView& row = v.row_operand;
-  const OperandView& col = v.col_operand;
+bool addressable(const OperandView& op, DType type) {
+  return tma_addressable(op.base, op.ld, op.stride, type);
+}
+
+bool out_addressable(const KernelView& v) {
+  return tma_addressable(v.out, v.out_ld, v.out_stride, v.out_type);
+}
+
+// Row class c's first row (row c of a matrix of leading dimension ld) as a
+// 16-byte aligned base and the elements from there to the row.
+struct ClassBase {
+  const void* base;
+  int32_t shift;
+};
+
+ClassBase class_base(const void* matrix, int64_t ld, int c, size_t elem) {
+  const uintptr_t start = reinterpret_cast<uintptr_t>(matrix) + uintptr_t(c) * uintptr_t(ld) * elem;
+  const uintptr_t aligned = start / 16 * 16;
+  return {reinterpret_cast<const void*>(aligned), int32_t((start - aligned) / elem)};
+}
+
+int64_t class_rows(int64_t rows, int c) { return (rows - c + kRowClasses - 1) / kRowClasses; }
+
+// The shift of class c (gemm_params.h): of the row operand's rows or D's.
+int32_t class_shift(const KernelView& v, RowClassUse use, int c) {
+  return use == RowClassUse::kRowOperand
+             ? class_base(v.row_operand.base, v.row_operand.ld, c, dtype_size(v.ab_type)).shift
+             : class_base(v.out, v.out_ld, c, dtype_size(v.out_type)).shift;
+}
+
+}  // namespace
+
+RowClassUse row_class_use(const KernelView& v, const TileShape& shape) {
+  if (!shape.row_classes || v.batch != 1 || v.depth == 0 || v.row_operand.mn_major ||
+      v.rows < kRowClasses)
+    return RowClassUse::kNone;
+  const bool row_aligned = addressable(v.row_operand, v.ab_type);
+  RowClassUse use = RowClassUse::kNone;
+  if (!row_aligned && v.col_operand.mn_major && out_addressable(v))
+    use = RowClassUse::kRowOperand;
+  else if (row_aligned && !v.col_operand.mn_major && !out_addressable(v))
+    use = RowClassUse::kOut;
+  const int64_t cluster_rows = int64_t{shape.row_ctas()} * shape.block_rows;
+  const int64_t tiles = ceil_div(v.rows, cluster_rows);
+  const int64_t class_tiles = int64_t{kRowClasses} * ceil_div(class_rows(v.rows, 0), cluster_rows);
+  return class_tiles * 32 <= tiles * 33 ? use : RowClassUse::kNone;
+}
+
+LoadPlan plan_loads(const KernelView& v, const TileShape& shape) {
+  const RowClassUse classes = row_class_use(v, shape);
+  const bool row_readable =
+      classes == RowClassUse::kRowOperand || addressable(v.row_operand, v.ab_type);
   // With k == 0 no operand is ever loaded.
-  return {v.depth == 0 || (tma_addressable(row.base, row.ld, row.stride, v.ab_type) &&
-                           tma_addressable(col.base, col.ld, col.stride, v.ab_type)),
-          !tma_addressable(v.out, v.out_ld, v.out_stride, v.out_type)};
+  return {v.depth == 0 || (row_readable && addressable(v.col_operand, v.ab_type)),
+          classes != RowClassUse::kOut && !out_addressable(v), classes};
 }
 
 OutputStage output_stage(const KernelView& v) {
@@ -31,7 +80,7 @@ OutputStage output_stage(const KernelView& v) {
 
 LaunchMaps launch_map_specs(const KernelView& v, const TileShape& s) {
   LaunchMaps maps{};
-  maps.plan = plan_loads(v);
+  maps.plan = plan_loads(v, s);
   // K-major operands load a whole block per box; M/N-major ones mn_box at a
   // time (the 128-byte swizzle span).
   const uint32_t row_box = v.row_operand.mn_major ? s.mn_box : s.block_rows;
@@ -41,6 +90,23 @@ LaunchMaps launch_map_specs(const KernelView& v, const TileShape& s) {
   maps.col =
       operand_tma_spec(v.col_operand, v.ab_type, v.cols, v.depth, v.batch, col_box, s.block_k);
   maps.out = output_tma_spec(v, s.out_box_cols, s.out_box_rows);
+  if (maps.plan.classes == RowClassUse::kNone) return maps;
+  // Each class: its rows 8 leading dimensions apart from its rounded base,
+  // the shift elements before its rows inside the map.
+  for (int c = 0; c < kRowClasses; ++c) {
+    const ClassBase r =
+        class_base(v.row_operand.base, v.row_operand.ld, c, dtype_size(v.ab_type));
+    const OperandView class_operand{r.base, kRowClasses * v.row_operand.ld, 0, false};
+    maps.class_row[c] = operand_tma_spec(class_operand, v.ab_type, class_rows(v.rows, c),
+                                         v.depth + r.shift, 1, s.block_rows, s.block_k);
+    const ClassBase o = class_base(v.out, v.out_ld, c, dtype_size(v.out_type));
+    KernelView class_out = v;
+    class_out.out = const_cast<void*>(o.base);
+    class_out.cols = v.cols + o.shift;
+    class_out.rows = class_rows(v.rows, c);
+    class_out.out_ld = kRowClasses * v.out_ld;
+    maps.class_out[c] = output_tma_spec(class_out, s.out_box_cols, s.out_box_rows);
+  }
   return maps;
 }
 
@@ -54,7 +120,7 @@ GemmParams launch_params_without_maps(const KernelView& v, const TileShape& s) {
   g.row.batched = v.batch > 1 && v.row_operand.stride != 0;
   g.col.batched = v.batch > 1 && v.col_operand.stride != 0;
   g.out_batched = v.batch > 1;
-  g.out_rotated = plan_loads(v).out_rotated;
+  g.out_rotated = plan_loads(v, s).out_rotated;
   g.out_store_exact = (v.cols * static_cast<int64_t>(dtype_size(v.out_type))) % 16 == 0;
   g.out = v.out;
   g.out_ld = v.out_ld;
@@ -63,12 +129,40 @@ GemmParams launch_params_without_maps(const KernelView& v, const TileShape& s) {
   g.c_ld = v.c_ld;
   g.c_stride = v.c_stride;
   g.stage = output_stage(v);
+  const RowClassUse use = row_class_use(v, s);
+  if (use == RowClassUse::kNone) return g;
+  // Row classes (gemm_params.h): the classes are the scheduler's batch.
+  g.classes.use = use;
+  int32_t most = 0;
+  for (int c = 0; c < kRowClasses; ++c) {
+    g.classes.shift[c] = class_shift(v, use, c);
+    g.classes.rows[c] = static_cast<int32_t>(class_rows(v.rows, c));
+    most = g.classes.shift[c] > most ? g.classes.shift[c] : most;
+  }
+  const bool shifts_cols = use == RowClassUse::kOut;
+  g.rows = g.classes.rows[0];
+  g.depth = static_cast<int32_t>(v.depth) + (shifts_cols ? 0 : most);
+  g.scheduler = make_tile_scheduler(g.rows, v.cols + (shifts_cols ? most : 0), kRowClasses,
+                                    s.row_ctas() * s.block_rows, s.block_cols, s.group);
+  g.out_ld = kRowClasses * v.out_ld;
+  g.out_stride = v.out_ld;
+  g.c_ld = kRowClasses * v.c_ld;
+  g.c_stride = v.c_ld;
+  // A shifted class map's last columns cannot be clipped exactly.
+  if (shifts_cols) g.out_store_exact = false;
   return g;
 }
 
 bool make_launch_params(const KernelView& v, const TileShape& s, GemmParams* out) {
   *out = launch_params_without_maps(v, s);
   const LaunchMaps maps = launch_map_specs(v, s);
+  if (maps.plan.classes != RowClassUse::kNone) {
+    for (int c = 0; c < kRowClasses; ++c)
+      if (!encode_tma_map(maps.class_row[c], &out->classes.row_map[c]) ||
+          !encode_tma_map(maps.class_out[c], &out->classes.out_map[c]))
+        return false;
+    return encode_tma_map(maps.col, &out->col.map);
+  }
   // D staged rotated needs no map (and its pitch could not be encoded).
   if (!out->out_rotated && !encode_tma_map(maps.out, &out->out_map)) return false;
   // With k == 0 no operand is ever loaded (and a map cannot have a 0 extent):

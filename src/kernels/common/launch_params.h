@@ -20,6 +20,8 @@ struct TileShape {
   // loading all of it, instead of stacking along the rows and sharing the
   // column block.
   bool split_k;
+  // The family's kernel runs row classes (gemm_params.h).
+  bool row_classes;
 
   int row_ctas() const { return split_k ? 1 : cluster_size; }
   int loaded_cols() const { return block_cols / row_ctas(); }
@@ -34,19 +36,30 @@ inline bool tma_addressable(const void* base, int64_t ld, int64_t plane_stride, 
          plane_stride * elem % 16 == 0;
 }
 
+// Whether a view runs as row classes (gemm_params.h) with a shape whose
+// family has them: one matrix (batch 1), the row operand K-major, and
+// either it starts its rows unaligned while the column operand is M/N-major
+// (its k is an outer coordinate) and D is aligned (kRowOperand), or D starts
+// its rows unaligned while both operands are aligned and the column operand
+// is K-major (its columns are an outer coordinate: kOut). Cutting the rows
+// eight ways must add at most 1/32 to the tiles. The column operand's
+// alignment is not asked: dispatch packs it first where TMA cannot read it.
+RowClassUse row_class_use(const KernelView& v, const TileShape& shape);
+
 // How a view is loaded and stored. Not `supported`: an operand whose base,
 // leading dimension or batch stride is not a multiple of 16 bytes, which TMA
-// cannot address (a box must start 16-byte aligned; seen on H100: an
-// unaligned start is an illegal instruction); dispatch packs such operands
-// into a workspace first (dispatch/launch.cpp). D may be anything
-// element-aligned: where TMA cannot store its rows (out_rotated) the epilogue
-// stages them rotated and writes them by bulk copies and threads
-// (epilogue_store.cuh).
+// cannot address (a box must start 16-byte aligned; seen on H100 and H200: an
+// unaligned start is an illegal instruction), unless row classes read it;
+// dispatch packs such operands into a workspace first (dispatch/launch.cpp).
+// D may be anything element-aligned: row classes store it, or where TMA
+// cannot store its rows (out_rotated) the epilogue stages them rotated and
+// writes them by bulk copies and threads (epilogue_store.cuh).
 struct LoadPlan {
   bool supported;
   bool out_rotated;
+  RowClassUse classes;
 };
-LoadPlan plan_loads(const KernelView& v);
+LoadPlan plan_loads(const KernelView& v, const TileShape& shape);
 
 // alpha, beta, bias and activation of a view, as every kernel receives them.
 OutputStage output_stage(const KernelView& v);
@@ -56,6 +69,8 @@ OutputStage output_stage(const KernelView& v);
 struct LaunchMaps {
   LoadPlan plan;
   TmaMapSpec row, col, out;
+  // With row classes: each class's row operand and D (row and out unused).
+  TmaMapSpec class_row[kRowClasses], class_out[kRowClasses];
 };
 LaunchMaps launch_map_specs(const KernelView& v, const TileShape& shape);
 

@@ -7,9 +7,16 @@
 namespace bwgemm {
 
 struct TilePlace {
-  int32_t row0, col0;                       // first row and column of the CTA's block
+  // First row and column of the CTA's block; col0 is D's own column (below
+  // 0 in a kOut row class's first column block, gemm_params.h).
+  int32_t row0, col0;
   int32_t row_plane, col_plane, out_plane;  // batch coordinates of the maps
-  int32_t batch;
+  int32_t batch;                            // the batch, or the row class
+  int32_t rows;                             // D's rows (the row class's)
+  int32_t out_col_offset;  // added to col0 in the D map's coordinates
+  int32_t col_k_offset;    // subtracted from k in the column operand's coordinates
+  const CUtensorMap* row_map;
+  const CUtensorMap* out_map;
 };
 
 // Cfg: kRowCtas CTAs stacked along the rows, kBlockRows each, sharing a
@@ -25,6 +32,23 @@ BWGEMM_HOST_DEVICE TilePlace place_tile(const GemmParams& p, int64_t linear, uin
   place.col_plane = p.col.batched ? t.batch : 0;
   place.out_plane = p.out_batched ? t.batch : 0;
   place.batch = t.batch;
+  place.rows = p.rows;
+  place.out_col_offset = 0;
+  place.col_k_offset = 0;
+  place.row_map = &p.row.map;
+  place.out_map = &p.out_map;
+  if (p.classes.use != RowClassUse::kNone) {
+    const int32_t shift = p.classes.shift[t.batch];
+    place.rows = p.classes.rows[t.batch];
+    place.row_map = &p.classes.row_map[t.batch];
+    place.out_map = &p.classes.out_map[t.batch];
+    if (p.classes.use == RowClassUse::kOut) {
+      place.col0 -= shift;
+      place.out_col_offset = shift;
+    } else {
+      place.col_k_offset = shift;
+    }
+  }
   return place;
 }
 

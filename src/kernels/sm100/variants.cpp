@@ -24,6 +24,7 @@ TileShape tile_shape(int, DType out_type) {
           128 / int(dtype_size(out_type)),
           Any::kBlockRows,
           8,
+          false,
           false};
 }
 

@@ -31,6 +31,7 @@
 #include "kernels/common/smem_desc.h"
 #include "kernels/common/stage_storage.cuh"
 #include "kernels/common/tile_place.cuh"
+#include "kernels/ptx/fence.cuh"
 #include "kernels/ptx/barrier.cuh"
 #include "kernels/ptx/grid_dependency.cuh"
 #include "kernels/ptx/index.cuh"
@@ -110,10 +111,11 @@ BWGEMM_DEVICE void produce(const GemmParams& p, const SharedStorage<Cfg>& smem, 
       ptx::mbarrier_arrive_expect_tx(full, Cfg::kStageBytes);
       load_operand<Cfg, Cfg::kRowMN, Cfg::kBlockRows>(
           smem.row_tile(ring.stage), 0, place.row0, k0, [&](void* dst, int32_t c0, int32_t c1) {
-            ptx::tma_load_3d(dst, &p.row.map, full, c0, c1, place.row_plane);
+            ptx::tma_load_3d(dst, place.row_map, full, c0, c1, place.row_plane);
           });
       load_operand<Cfg, Cfg::kColMN, Cfg::kLoadedCols>(
-          smem.col_tile(ring.stage), share, share0, k0, [&](void* dst, int32_t c0, int32_t c1) {
+          smem.col_tile(ring.stage), share, share0, k0 - place.col_k_offset,
+          [&](void* dst, int32_t c0, int32_t c1) {
             if constexpr (Cfg::kMulticast)
               ptx::tma_load_3d_multicast(dst, &p.col.map, full, kAllCtas, c0, c1, place.col_plane);
             else
@@ -132,15 +134,39 @@ BWGEMM_DEVICE void release_stage(const SharedStorage<Cfg>& smem, uint32_t stage,
   }
 }
 
+// A kRowOperand row class (gemm_params.h): the first `count` elements of
+// each of this consumer's rows in the first k block precede the row (the
+// previous line's tail, even NaN), against zeros of the column operand;
+// 0 * NaN is NaN, so they are zeroed. K-major rows: elements 0..7 are the
+// row's 16-byte chunk 0, at chunk (row % 8) under the 128B swizzle.
+template <class Cfg>
+BWGEMM_DEVICE void zero_row_heads(uint8_t* rows, int32_t count, uint32_t barrier_id) {
+  static_assert(!Cfg::kRowMN, "row classes read K-major row operands only");
+  const uint32_t row = ptx::thread_index() % 128;
+  if (row < 64) {
+    auto* head = reinterpret_cast<uint16_t*>(rows + row * 128 + (row % 8) * 16);
+    for (int32_t i = 0; i < count; ++i) head[i] = 0;
+  }
+  // wgmma (the async proxy) reads what the threads wrote.
+  ptx::fence_proxy_async_smem();
+  ptx::named_barrier_sync(barrier_id, 128);
+}
+
 // One tile's k-loop: acc = U[rows of this consumer] * V over `k_blocks`
-// k blocks.
+// k blocks; head_zeros: elements of each row to zero in the first
+// (zero_row_heads).
 template <class Cfg, class Mma>
 BWGEMM_DEVICE void mainloop(const SharedStorage<Cfg>& smem, PipelineState<Cfg::kStages>& ring,
-                            uint32_t consumer, uint32_t rank, int32_t k_blocks,
+                            uint32_t consumer, uint32_t rank, int32_t k_blocks, int32_t head_zeros,
                             float (&acc)[Mma::kAccumulators]) {
   uint32_t previous = 0;
   for (int32_t kb = 0; kb < k_blocks; ++kb) {
     ptx::mbarrier_wait(smem.full(ring.stage), ring.phase);
+    if constexpr (!Cfg::kRowMN && !Cfg::kSplitK) {
+      if (kb == 0 && head_zeros > 0)
+        zero_row_heads<Cfg>(smem.row_tile(ring.stage) + consumer * (Cfg::kRowTileBytes / 2),
+                            head_zeros, 1 + consumer);
+    }
     // This consumer's 64 rows of the row tile, all of the column tile.
     const uint64_t a = operand_desc<DescKind::Wgmma, Cfg::kRowMN>(
         ptx::smem_address(smem.row_tile(ring.stage)) + consumer * (Cfg::kRowTileBytes / 2),
@@ -215,7 +241,7 @@ BWGEMM_DEVICE void epilogue_tile(const GemmParams& p, const SharedStorage<Cfg>& 
   const uint32_t thread = ptx::thread_index() % 128;
   const uint32_t warp = thread / 32, lane = thread % 32;
   const int32_t row0 = place.row0 + int32_t(consumer) * 64;
-  if (row0 >= p.rows) return;  // uniform across the warpgroup
+  if (row0 >= place.rows) return;  // uniform across the warpgroup
   // This thread's two rows within the 64-row block, and its column pair.
   const uint32_t ra = 16 * warp + lane / 4, rb = ra + 8;
   const uint32_t pair_col = 2 * (lane % 4);
@@ -227,7 +253,8 @@ BWGEMM_DEVICE void epilogue_tile(const GemmParams& p, const SharedStorage<Cfg>& 
   const auto fill_chunk = [&](int chunk, int32_t col0, const auto& sink) {
     // beta != 0: a chunk wholly inside D reads C without per-element bounds
     // checks, through this thread's two row pointers.
-    [[maybe_unused]] const bool interior = row0 + 64 <= p.rows && col0 + Cfg::kChunkCols <= p.cols;
+    [[maybe_unused]] const bool interior =
+        row0 + 64 <= place.rows && col0 >= 0 && col0 + Cfg::kChunkCols <= p.cols;
     [[maybe_unused]] const Out* c_ra = c + int64_t(row0 + int32_t(ra)) * p.c_ld + col0 + pair_col;
     [[maybe_unused]] const Out* c_rb = c_ra + 8 * p.c_ld;
 #pragma unroll
@@ -244,9 +271,9 @@ BWGEMM_DEVICE void epilogue_tile(const GemmParams& p, const SharedStorage<Cfg>& 
           v3 += beta * Traits::to_float(c_rb[8 * jj + 1]);
         } else {
           epilogue::add_scaled_pair(&v0, &v1, beta, c, p.c_ld, row0 + int32_t(ra),
-                                    col0 + int32_t(col), p.rows, p.cols);
+                                    col0 + int32_t(col), place.rows, p.cols);
           epilogue::add_scaled_pair(&v2, &v3, beta, c, p.c_ld, row0 + int32_t(rb),
-                                    col0 + int32_t(col), p.rows, p.cols);
+                                    col0 + int32_t(col), place.rows, p.cols);
         }
       }
       epilogue::finish_pair<Form::kStage>(p, place.batch, col0 + int32_t(col), &v0, &v1);
@@ -280,7 +307,8 @@ BWGEMM_DEVICE void consume(const GemmParams& p, const SharedStorage<Cfg>& smem, 
     // operands are read-write), so the epilogue can reuse their registers.
 #pragma unroll
     for (float& v : acc) v = 0.0f;
-    if (my_k_blocks > 0) mainloop<Cfg, Mma>(smem, ring, consumer, rank, my_k_blocks, acc);
+    if (my_k_blocks > 0)
+      mainloop<Cfg, Mma>(smem, ring, consumer, rank, my_k_blocks, place.col_k_offset, acc);
     if constexpr (Cfg::kSplitK) {
       const uint32_t phase = reduce_phase;
       reduce_phase ^= 1;

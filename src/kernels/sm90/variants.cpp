@@ -41,7 +41,8 @@ TileShape tile_shape(int config, DType out_type) {
           128 / int(dtype_size(out_type)),
           64,
           8,
-          s.mode == ClusterMode::kSplitK};
+          s.mode == ClusterMode::kSplitK,
+          s.mode == ClusterMode::kMulticast};
 }
 
 }  // namespace bwgemm::sm90

@@ -24,6 +24,9 @@ struct GemmCase {
   int64_t offset = 0;  // elements A, B and C start past a 16-byte boundary
   int64_t batch = 1;   // > 1: strided batched entry point
   bool broadcast_a = false, broadcast_b = false;  // batch stride 0
+  // A's and B's padding (rows past their last, up to the leading dimension)
+  // hold NaN: nothing outside the matrices may reach D.
+  bool nan_padding = false;
 };
 
 std::string describe(const GemmCase& c);
@@ -37,6 +40,12 @@ bool needs_pack(const GemmCase& c);
 // a capture): any element-aligned layout, except operands to pack with
 // alpha == 0 on the host (they must not be read).
 bool kernel_takes(const GemmCase& c);
+
+// Whether the kernel may read an unaligned B as it is, by row classes (NN,
+// one matrix, D aligned; src/kernels/common/gemm_params.h), so that no
+// packed copy is needed: such a case may then run on the kernel where
+// kernel_takes says a pack would send it to cuBLAS.
+bool may_read_b_by_class(const GemmCase& c);
 
 struct CaseResult {
   bool ok;

@@ -74,6 +74,42 @@ std::vector<Shape> matrix_shapes() {
   return shapes;
 }
 
+// Row classes (src/kernels/common/gemm_params.h), with 2047 and 2048
+// kernel rows (cuBLAS's n) so that every configuration that has them takes
+// them: NN with B's leading dimension odd and D aligned (half of them with a
+// NaN padding row in B, which must not reach D), TN with D's leading
+// dimension odd and A and B aligned.
+std::vector<GemmCase> class_cases() {
+  std::vector<GemmCase> cases;
+  int i = 0;
+  for (Elem ab : kTypes)
+    for (bool f32_out : {false, true})
+      for (bool tn : {false, true})
+        for (int64_t n : {2048, 2047}) {
+          GemmCase c;
+          c.ab = ab;
+          c.c = f32_out ? Elem::F32 : ab;
+          c.ta = tn;
+          c.n = n;
+          c.ld_align = 1;
+          if (tn) {
+            c.m = 1001 + 2 * i;
+            c.k = 264;
+          } else {
+            c.m = 768;
+            c.k = i % 2 ? 998 : 999 - 2 * i;
+            c.pad_b = i % 2;
+            c.nan_padding = true;
+          }
+          c.alpha = kAlphaBeta[i % 4][0];
+          c.beta = kAlphaBeta[i % 4][1];
+          c.device_scalars = i % 3 == 0;
+          cases.push_back(c);
+          ++i;
+        }
+  return cases;
+}
+
 // Every (input type, output type, ops) combination over every shape; the
 // remaining factors rotate so that each combination meets every value.
 int run_matrix() {
@@ -122,6 +158,8 @@ int run_matrix() {
             std::printf("FAIL reference %s: %s\n", describe(c).c_str(), detail.c_str());
           }
         }
+  for (const GemmCase& c : class_cases())
+    ours.add(c, run_and_check(c, Runner::BwgemmForced, 77, nullptr), "row classes ");
   const int a = ours.finish("matrix (bwgemm kernel forced)");
   const int b = theirs.finish("matrix (real cuBLAS, same checker)");
   std::printf("matrix: device fp64 reference spot-checked on the host, %d mismatches\n",

@@ -336,7 +336,7 @@ void map_specs_describe_the_operands_and_the_output(void**) {
 
 // A shape whose every extent differs, so that no field can stand in for
 // another: boxes and scheduler follow the shape they are given.
-const TileShape kOddShape = {2, 96, 160, 32, 48, 24, 40, 3, false};
+const TileShape kOddShape = {2, 96, 160, 32, 48, 24, 40, 3, false, false};
 
 void maps_and_scheduler_follow_the_tile_shape(void**) {
   for_every_call([](const bwgemm::RawCall& c, const Types& t, const GemmProblem& p) {
@@ -539,8 +539,84 @@ bwgemm::RawCall minimal_call(cublasOperation_t transa, cublasOperation_t transb,
   return c;
 }
 
-bwgemm::LoadPlan plan_of(const bwgemm::RawCall& c) {
-  return bwgemm::plan_loads(bwgemm::to_kernel_view(problem_of(c, CUBLAS_POINTER_MODE_HOST)));
+bwgemm::LoadPlan plan_of(const bwgemm::RawCall& c, const TileShape& shape = shape_for(DType::BF16)) {
+  return bwgemm::plan_loads(bwgemm::to_kernel_view(problem_of(c, CUBLAS_POINTER_MODE_HOST)), shape);
+}
+
+uintptr_t address(const void* p) { return reinterpret_cast<uintptr_t>(p); }
+
+// Row classes (gemm_params.h) on GPT-2's lm_head calls (cuBLAS terms, bf16,
+// minimal leading dimensions, vocabulary 50257 = 1 mod 8, so class c's first
+// row is c elements past its rounded base).
+void row_classes_take_gpt2_lm_head(void**) {
+  using bwgemm::RowClassUse;
+  const TileShape shape = shape_for(DType::BF16);
+  // Input gradient, NN: B's columns (the kernel's rows) start unaligned.
+  const bwgemm::RawCall igrad = minimal_call(CUBLAS_OP_N, CUBLAS_OP_N, 768, 8192, 50257, 0);
+  bwgemm::LoadPlan plan = plan_of(igrad);
+  assert_true(plan.supported);
+  assert_false(plan.out_rotated);
+  assert_int_equal(int(plan.classes), int(RowClassUse::kRowOperand));
+  const bwgemm::KernelView iv = bwgemm::to_kernel_view(problem_of(igrad, CUBLAS_POINTER_MODE_HOST));
+  GemmParams g = bwgemm::launch_params_without_maps(iv, shape);
+  assert_int_equal(int(g.classes.use), int(RowClassUse::kRowOperand));
+  assert_int_equal(g.scheduler.batch, 8);
+  assert_int_equal(g.scheduler.row_blocks, 1024 / 256);
+  assert_int_equal(g.rows, 1024);
+  assert_int_equal(g.depth, 50257 + 7);  // the largest shift
+  assert_int_equal(g.out_ld, 8 * 768);
+  assert_int_equal(g.out_stride, 768);
+  bwgemm::LaunchMaps maps = bwgemm::launch_map_specs(iv, shape);
+  for (int c = 0; c < 8; ++c) {
+    assert_int_equal(g.classes.shift[c], c);
+    assert_int_equal(g.classes.rows[c], 1024);
+    const TmaMapSpec& r = maps.class_row[c];
+    assert_int_equal(address(r.base) % 16, 0);
+    assert_int_equal(address(r.base), address(igrad.B) + 2 * (c * 50257 - c));
+    assert_int_equal(r.dims[0], 50257 + c);
+    assert_int_equal(r.dims[1], 1024);
+    assert_int_equal(r.strides[0], 8 * 50257 * 2);
+    assert_int_equal(r.box[0], 64);
+    assert_int_equal(r.box[1], 128);
+    const TmaMapSpec& o = maps.class_out[c];
+    assert_int_equal(address(o.base), address(igrad.C) + 2 * c * 768);
+    assert_int_equal(o.dims[0], 768);
+    assert_int_equal(o.strides[0], 8 * 768 * 2);
+  }
+  // Logits, TN: D's rows (ldc 50257) start unaligned; A and B are aligned.
+  const bwgemm::RawCall logits = minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 50257, 8192, 768, 0);
+  plan = plan_of(logits);
+  assert_true(plan.supported);
+  assert_false(plan.out_rotated);
+  assert_int_equal(int(plan.classes), int(RowClassUse::kOut));
+  const bwgemm::KernelView lv = bwgemm::to_kernel_view(problem_of(logits, CUBLAS_POINTER_MODE_HOST));
+  g = bwgemm::launch_params_without_maps(lv, shape);
+  assert_int_equal(g.depth, 768);
+  assert_int_equal(g.scheduler.col_blocks, (50257 + 7 + 255) / 256);
+  assert_false(g.out_store_exact);
+  maps = bwgemm::launch_map_specs(lv, shape);
+  for (int c = 0; c < 8; ++c) {
+    assert_int_equal(g.classes.shift[c], c);
+    assert_int_equal(address(maps.class_row[c].base), address(logits.B) + 2 * c * 768);
+    assert_int_equal(maps.class_row[c].dims[0], 768);
+    const TmaMapSpec& o = maps.class_out[c];
+    assert_int_equal(address(o.base) % 16, 0);
+    assert_int_equal(address(o.base), address(logits.C) + 2 * (c * 50257 - c));
+    assert_int_equal(o.dims[0], 50257 + c);
+    assert_int_equal(o.dims[1], 1024);
+  }
+  // Weight gradient, NT: B is M/N-major, its rows cannot be classes.
+  assert_false(plan_of(minimal_call(CUBLAS_OP_N, CUBLAS_OP_T, 768, 50257, 8192, 0)).supported);
+  // TN with B unaligned: the column operand is K-major, its k cannot shift.
+  assert_false(plan_of(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 512, 8192, 1001, 0)).supported);
+  // Too few rows for eight classes to fill the tiles: packed, or rotated.
+  assert_false(plan_of(minimal_call(CUBLAS_OP_N, CUBLAS_OP_N, 768, 300, 50257, 0)).supported);
+  assert_true(plan_of(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 50257, 300, 768, 0)).out_rotated);
+  // A family without row classes (sm100's shapes).
+  TileShape without = shape;
+  without.row_classes = false;
+  assert_false(plan_of(igrad, without).supported);
+  assert_true(plan_of(logits, without).out_rotated);
 }
 
 // GPT-2's lm_head calls with the vocabulary 50257 (cuBLAS terms): the logits
@@ -727,6 +803,7 @@ int main() {
       TEST(make_launch_params_encodes_each_map),
       TEST(a_rejected_map_fails_the_launch),
       TEST(plan_loads_takes_unaligned_outputs_only),
+    TEST(row_classes_take_gpt2_lm_head),
       TEST(unaligned_output_is_stored_by_threads),
       TEST(select_variant_takes_types_and_majorness),
       TEST(launch_gemm_enqueues_or_forwards_with_a_warning),
