@@ -54,8 +54,8 @@ EmuOutcome run_sm90(const HostGemm& g, const emu::Options& options, int config) 
 bool sm90_loads(const HostGemm& g, uint32_t sm_count, int config) {
   const float alpha = g.c.alpha, beta = g.c.beta;
   std::vector<uint8_t> d = g.d_initial;
-  const GemmProblem p = g.problem(g.a.data(), g.b.data(), d.data(), &alpha, &beta,
-                                  g.c_initial.data(), g.bias.data());
+  const GemmProblem p =
+      g.problem(g.a.data(), g.b.data(), d.data(), &alpha, &beta, g.c_initial.data(), g.bias.data());
   const DeviceCaps caps{0, 9, 0, int(sm_count), 232448};
   const int chosen = config >= 0 ? config : sm90::kFamily.choose_config(p, caps, true).config;
   return chosen >= 0 && chosen < sm90::kConfigCount &&

@@ -94,8 +94,7 @@ LaunchMaps launch_map_specs(const KernelView& v, const TileShape& s) {
   // Each class: its rows 8 leading dimensions apart from its rounded base,
   // the shift elements before its rows inside the map.
   for (int c = 0; c < kRowClasses; ++c) {
-    const ClassBase r =
-        class_base(v.row_operand.base, v.row_operand.ld, c, dtype_size(v.ab_type));
+    const ClassBase r = class_base(v.row_operand.base, v.row_operand.ld, c, dtype_size(v.ab_type));
     const OperandView class_operand{r.base, kRowClasses * v.row_operand.ld, 0, false};
     maps.class_row[c] = operand_tma_spec(class_operand, v.ab_type, class_rows(v.rows, c),
                                          v.depth + r.shift, 1, s.block_rows, s.block_k);

@@ -13,8 +13,8 @@ struct TilePlace {
   int32_t row_plane, col_plane, out_plane;  // batch coordinates of the maps
   int32_t batch;                            // the batch, or the row class
   int32_t rows;                             // D's rows (the row class's)
-  int32_t out_col_offset;  // added to col0 in the D map's coordinates
-  int32_t col_k_offset;    // subtracted from k in the column operand's coordinates
+  int32_t out_col_offset;                   // added to col0 in the D map's coordinates
+  int32_t col_k_offset;                     // subtracted from k in the column operand's coordinates
   const CUtensorMap* row_map;
   const CUtensorMap* out_map;
 };

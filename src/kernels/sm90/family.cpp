@@ -14,8 +14,8 @@ extern const VariantCatalog kCatalog = {"sm90", select_variant, tile_shape};
 namespace {
 
 bool reads_unaligned_b(const GemmProblem& p, int config) {
-  return config != kDecodeConfig && row_class_use(to_kernel_view(p), tile_shape(config, p.c_type)) ==
-                                        RowClassUse::kRowOperand;
+  return config != kDecodeConfig &&
+         row_class_use(to_kernel_view(p), tile_shape(config, p.c_type)) == RowClassUse::kRowOperand;
 }
 
 LaunchResult launch(const GemmProblem& p, const DeviceCaps& caps, int config,
@@ -27,7 +27,8 @@ LaunchResult launch(const GemmProblem& p, const DeviceCaps& caps, int config,
 }  // namespace
 
 extern const KernelFamily kFamily = {
-    BWGEMM_PATH_SM90,   "sm90", false, runs_on, supports, choose_config, config_name,
-    kFamilyConfigCount, launch,  reads_unaligned_b};
+    BWGEMM_PATH_SM90, "sm90",           false,       runs_on,
+    supports,         choose_config,    config_name, kFamilyConfigCount,
+    launch,           reads_unaligned_b};
 
 }  // namespace bwgemm::sm90

@@ -360,7 +360,9 @@ bool needs_pack(const GemmCase& c) {
 
 bool may_read_b_by_class(const GemmCase& c) {
   const Dims d = dims_of(c);
-  const auto aligned = [](int64_t elems, Elem e) { return elems * int64_t(elem_size(e)) % 16 == 0; };
+  const auto aligned = [](int64_t elems, Elem e) {
+    return elems * int64_t(elem_size(e)) % 16 == 0;
+  };
   return c.k > 0 && !c.ta && !c.tb && c.batch == 1 && aligned(c.offset, c.c) &&
          aligned(d.ldc, c.c) && !(aligned(c.offset, c.ab) && aligned(d.ldb, c.ab));
 }

@@ -539,7 +539,8 @@ bwgemm::RawCall minimal_call(cublasOperation_t transa, cublasOperation_t transb,
   return c;
 }
 
-bwgemm::LoadPlan plan_of(const bwgemm::RawCall& c, const TileShape& shape = shape_for(DType::BF16)) {
+bwgemm::LoadPlan plan_of(const bwgemm::RawCall& c,
+                         const TileShape& shape = shape_for(DType::BF16)) {
   return bwgemm::plan_loads(bwgemm::to_kernel_view(problem_of(c, CUBLAS_POINTER_MODE_HOST)), shape);
 }
 
@@ -589,7 +590,8 @@ void row_classes_take_gpt2_lm_head(void**) {
   assert_true(plan.supported);
   assert_false(plan.out_rotated);
   assert_int_equal(int(plan.classes), int(RowClassUse::kOut));
-  const bwgemm::KernelView lv = bwgemm::to_kernel_view(problem_of(logits, CUBLAS_POINTER_MODE_HOST));
+  const bwgemm::KernelView lv =
+      bwgemm::to_kernel_view(problem_of(logits, CUBLAS_POINTER_MODE_HOST));
   g = bwgemm::launch_params_without_maps(lv, shape);
   assert_int_equal(g.depth, 768);
   assert_int_equal(g.scheduler.col_blocks, (50257 + 7 + 255) / 256);
@@ -803,7 +805,7 @@ int main() {
       TEST(make_launch_params_encodes_each_map),
       TEST(a_rejected_map_fails_the_launch),
       TEST(plan_loads_takes_unaligned_outputs_only),
-    TEST(row_classes_take_gpt2_lm_head),
+      TEST(row_classes_take_gpt2_lm_head),
       TEST(unaligned_output_is_stored_by_threads),
       TEST(select_variant_takes_types_and_majorness),
       TEST(launch_gemm_enqueues_or_forwards_with_a_warning),
