@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+// A grid's ragged edge: where the kernel view's last row (or column) of
+// cluster tiles holds only a thin remainder that costs a whole extra wave
+// (4097 rows are 17 rows of 256-row tiles, 16 of them full), the remainder
+// runs as a GEMM of its own on small tiles and the body on whole tiles.
+#pragma once
+
+#include "core/problem.h"
+#include "kernels/common/launch_params.h"
+
+namespace bwgemm {
+
+struct EdgeSplit {
+  GemmProblem body;  // whole cluster tiles
+  GemmProblem edge;  // the remainder: the last n % rows or m % cols (cuBLAS terms)
+};
+
+// True, with *out filled, where the view's last row (or else column) of
+// cluster tiles of `shape` holds at most a quarter of a tile and leaving it
+// out saves a wave on `clusters` clusters. One matrix (batch 1), k > 0.
+bool split_ragged_edge(const GemmProblem& p, const TileShape& shape, int64_t clusters,
+                       EdgeSplit* out);
+
+}  // namespace bwgemm
