@@ -22,8 +22,13 @@ bool reads_unaligned_b(const GemmProblem& p, int config) {
 
 LaunchResult launch(const GemmProblem& p, const DeviceCaps& caps, int config, ErrorFlag error_flag);
 
+// The remainder's configuration: one CTA per 64 x 128 tile, so that a
+// remainder of up to 64 rows (or columns) of a large grid is one short wave.
+constexpr int kEdgeConfig = shape_index("sm90_64x128x64_8stage_1cta");
+static_assert(kEdgeConfig > 0 && kShapes[kEdgeConfig].layouts == kAllLayouts);
+
 // A thin remainder of the grid that would take a wave of its own runs first
-// on the configuration the table picks for it, then the body on `config`
+// on kEdgeConfig, then the body on `config`
 // (ragged_edge.h). The body's parameters are built before anything is
 // enqueued, and a remainder the table or its launcher refuses leaves the
 // call whole, so that nothing is enqueued unless both are.
@@ -40,9 +45,8 @@ bool launch_split(const GemmProblem& p, const DeviceCaps& caps, int config, Erro
   if (build_launch(kCatalog, split.body, config, error_flag, &variant, &body) !=
       BWGEMM_REASON_KERNEL_SELECTED)
     return false;
-  const ConfigChoice edge_config = choose_config(split.edge, caps, true);
-  if (edge_config.config < 0 ||
-      launch(split.edge, caps, edge_config.config, error_flag).status != LaunchStatus::kEnqueued)
+  if (launch_gemm(kCatalog, split.edge, caps, kEdgeConfig, error_flag).status !=
+      LaunchStatus::kEnqueued)
     return false;
   // The remainder is on the stream: the call can no longer go to cuBLAS whole.
   *out = launch_persistent(*variant, body, caps, p.sm_count_target, p.stream) == cudaSuccess
