@@ -20,8 +20,6 @@ bool reads_unaligned_b(const GemmProblem& p, int config) {
          row_class_use(to_kernel_view(p), tile_shape(config, p.c_type)) == RowClassUse::kRowOperand;
 }
 
-LaunchResult launch(const GemmProblem& p, const DeviceCaps& caps, int config, ErrorFlag error_flag);
-
 // The remainder's configuration: one CTA per 64 x 128 tile, so that a
 // remainder of up to 64 rows (or columns) of a large grid is one short wave.
 constexpr int kEdgeConfig = shape_index("sm90_64x128x64_8stage_1cta");
