@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "kernels/common/launch_params.h"
 
+#include <algorithm>
+
 namespace bwgemm {
 namespace {
 
@@ -46,9 +48,16 @@ RowClassUse row_class_use(const KernelView& v, const TileShape& shape) {
     use = RowClassUse::kRowOperand;
   else if (row_aligned && !v.col_operand.mn_major && !out_addressable(v))
     use = RowClassUse::kOut;
+  if (use == RowClassUse::kNone) return use;
+  // kOut also widens the columns by the largest shift (an extra column block
+  // where they nearly fill their last one).
+  int32_t most = 0;
+  for (int c = 0; c < kRowClasses; ++c)
+    most = std::max(most, use == RowClassUse::kOut ? class_shift(v, use, c) : 0);
   const int64_t cluster_rows = int64_t{shape.row_ctas()} * shape.block_rows;
-  const int64_t tiles = ceil_div(v.rows, cluster_rows);
-  const int64_t class_tiles = int64_t{kRowClasses} * ceil_div(class_rows(v.rows, 0), cluster_rows);
+  const int64_t tiles = ceil_div(v.rows, cluster_rows) * ceil_div(v.cols, shape.block_cols);
+  const int64_t class_tiles = int64_t{kRowClasses} * ceil_div(class_rows(v.rows, 0), cluster_rows) *
+                              ceil_div(v.cols + most, shape.block_cols);
   return class_tiles * 32 <= tiles * 33 ? use : RowClassUse::kNone;
 }
 

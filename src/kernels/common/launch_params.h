@@ -42,7 +42,8 @@ inline bool tma_addressable(const void* base, int64_t ld, int64_t plane_stride, 
 // (its k is an outer coordinate) and D is aligned (kRowOperand), or D starts
 // its rows unaligned while both operands are aligned and the column operand
 // is K-major (its columns are an outer coordinate: kOut). Cutting the rows
-// eight ways must add at most 1/32 to the tiles. The column operand's
+// eight ways (and for kOut widening the columns by the largest shift) must
+// add at most 1/32 to the tiles. The column operand's
 // alignment is not asked: dispatch packs it first where TMA cannot read it.
 RowClassUse row_class_use(const KernelView& v, const TileShape& shape);
 

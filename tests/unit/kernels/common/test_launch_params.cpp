@@ -612,6 +612,11 @@ void row_classes_take_gpt2_lm_head(void**) {
   assert_false(plan_of(minimal_call(CUBLAS_OP_N, CUBLAS_OP_T, 768, 50257, 8192, 0)).supported);
   // TN with B unaligned: the column operand is K-major, its k cannot shift.
   assert_false(plan_of(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 512, 8192, 1001, 0)).supported);
+  // kOut widens the columns by the largest shift (7): 4095 columns would
+  // take a 17th block of 256, so D stays rotated; 4089 fit in 16.
+  assert_true(plan_of(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 4095, 8192, 768, 0)).out_rotated);
+  plan = plan_of(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 4089, 8192, 768, 0));
+  assert_int_equal(int(plan.classes), int(RowClassUse::kOut));
   // Too few rows for eight classes to fill the tiles: packed, or rotated.
   assert_false(plan_of(minimal_call(CUBLAS_OP_N, CUBLAS_OP_N, 768, 300, 50257, 0)).supported);
   assert_true(plan_of(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 50257, 300, 768, 0)).out_rotated);
