@@ -20,7 +20,7 @@ T* advance(T* p, int64_t bytes) {
 
 bool split_ragged_edge(const GemmProblem& p, const TileShape& shape, int64_t clusters,
                        EdgeSplit* out) {
-  if (p.batch != 1 || p.k == 0 || clusters <= 0) return false;
+  if (p.batch != 1 || p.k < kMinEdgeDepth || clusters <= 0) return false;
   // The view's rows are cuBLAS's n, its columns cuBLAS's m (kernel_view.h).
   const int64_t tile_rows = int64_t{shape.row_ctas()} * shape.block_rows;
   const int64_t tile_cols = shape.block_cols;

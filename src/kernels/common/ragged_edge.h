@@ -15,9 +15,15 @@ struct EdgeSplit {
   GemmProblem edge;  // the remainder: the last n % rows or m % cols (cuBLAS terms)
 };
 
+// The remainder runs before the body and costs more than its share of the
+// flops: measured on an H200 with 256 x 256 tiles, splitting 4095x4097 at
+// k = 4096 gained 6-9 %, 2047x2049 at k = 1023 lost 6 % (docs/perf.md v15).
+constexpr int64_t kMinEdgeDepth = 2048;
+
 // True, with *out filled, where the view's last row (or else column) of
 // cluster tiles of `shape` holds at most a quarter of a tile and leaving it
-// out saves a wave on `clusters` clusters. One matrix (batch 1), k > 0.
+// out saves a wave on `clusters` clusters. One matrix (batch 1), k at least
+// kMinEdgeDepth.
 bool split_ragged_edge(const GemmProblem& p, const TileShape& shape, int64_t clusters,
                        EdgeSplit* out);
 

@@ -663,12 +663,12 @@ void plan_loads_takes_unaligned_outputs_only(void**) {
 // 17 x 16 = 272 tiles, 5 waves; the body's 256 tiles take 4, the last row
 // (cuBLAS's last column of op(B), C and D) runs alone. The same by columns
 // (cuBLAS's last row of op(A), C, D and the bias), and no split where the
-// remainder is thick or the waves do not drop.
+// remainder is thick, the waves do not drop or k is short.
 void ragged_edges_split_off_a_wave(void**) {
   const TileShape shape = shape_for(DType::BF16);
   for (bool trans : {false, true}) {
     GemmProblem p = problem_of(minimal_call(trans ? CUBLAS_OP_T : CUBLAS_OP_N,
-                                            trans ? CUBLAS_OP_T : CUBLAS_OP_N, 4095, 4097, 64, 0),
+                                            trans ? CUBLAS_OP_T : CUBLAS_OP_N, 4095, 4097, 4096, 0),
                                CUBLAS_POINTER_MODE_HOST);
     bwgemm::EdgeSplit split;
     assert_true(bwgemm::split_ragged_edge(p, shape, 66, &split));
@@ -683,8 +683,9 @@ void ragged_edges_split_off_a_wave(void**) {
     assert_int_equal(address(split.edge.d), address(p.d) + 2 * 4096 * p.ldd);
     assert_int_equal(address(split.edge.c), address(p.c) + 2 * 4096 * p.ldc);
     // By columns: m = 4097.
-    p = problem_of(minimal_call(trans ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, 4097, 4095, 64, 0),
-                   CUBLAS_POINTER_MODE_HOST);
+    p = problem_of(
+        minimal_call(trans ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, 4097, 4095, 4096, 0),
+        CUBLAS_POINTER_MODE_HOST);
     p.epilogue.bias = reinterpret_cast<const void*>(0x4000000);
     p.epilogue.bias_type = DType::F32;
     assert_true(bwgemm::split_ragged_edge(p, shape, 66, &split));
@@ -699,16 +700,17 @@ void ragged_edges_split_off_a_wave(void**) {
     assert_ptr_equal(split.body.epilogue.bias, p.epilogue.bias);
   }
   bwgemm::EdgeSplit split;
-  const auto split_of = [&](int64_t m, int64_t n, int64_t clusters) {
+  const auto split_of = [&](int64_t m, int64_t n, int64_t clusters, int64_t k = 4096) {
     return bwgemm::split_ragged_edge(
-        problem_of(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, m, n, 64, 0), CUBLAS_POINTER_MODE_HOST),
+        problem_of(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, m, n, k, 0), CUBLAS_POINTER_MODE_HOST),
         shape, clusters, &split);
   };
-  assert_false(split_of(4095, 4096 + 65, 66));  // more than a quarter of a tile left
-  assert_false(split_of(4095, 4097, 80));       // 272 tiles: 4 waves either way
-  assert_false(split_of(4095, 257, 66));        // 2 x 16 tiles: one wave either way
-  assert_false(split_of(4096, 4096, 66));       // no remainder
-  assert_true(split_of(2047, 2049, 66));        // 9 x 8 = 72 tiles: 2 waves, 64: 1
+  assert_false(split_of(4095, 4096 + 65, 66));   // more than a quarter of a tile left
+  assert_false(split_of(4095, 4097, 80));        // 272 tiles: 4 waves either way
+  assert_false(split_of(4095, 257, 66));         // 2 x 16 tiles: one wave either way
+  assert_false(split_of(4096, 4096, 66));        // no remainder
+  assert_true(split_of(2047, 2049, 66));         // 9 x 8 = 72 tiles: 2 waves, 64: 1
+  assert_false(split_of(2047, 2049, 66, 1023));  // too short a k to gain
 }
 
 // D with rows not 16-byte aligned gets no map: the threads store it.
