@@ -4,7 +4,6 @@
 #include <cstdint>
 
 #include "kernels/common/launch_params.h"
-#include "kernels/common/ragged_edge.h"
 #include "kernels/decode/check.h"
 #include "kernels/sm90/config.h"
 #include "kernels/sm90/variants.h"
@@ -40,14 +39,13 @@ bool large_tile_wins(const GemmProblem& p, const DeviceCaps& caps, bool cublas_f
   return p.k >= 512 && cluster_tiles(p, 256) >= caps.sm_count / 2;
 }
 
-// The share of the clusters' tile slots a grid of `config`'s 256-row cluster
-// tiles keeps busy over its waves.
-double wave_fill(const GemmProblem& p, const DeviceCaps& caps, int config) {
+// The share of the clusters' tile slots a grid of 256-row by `cols`-wide
+// cluster tiles keeps busy over its waves. (A ragged edge split off, as
+// ragged_edge.h does, was counted here once: 4097x4095 then took 256 x 256
+// tiles and lost 2-12 % on an H200, docs/perf.md v15.)
+double wave_fill(const GemmProblem& p, const DeviceCaps& caps, int64_t cols) {
+  const int64_t tiles = cluster_tiles(p, cols);
   const int64_t clusters = caps.sm_count / 2 > 0 ? caps.sm_count / 2 : 1;
-  // A ragged edge the launcher splits off (ragged_edge.h) leaves the body.
-  EdgeSplit split;
-  const bool splits = split_ragged_edge(p, tile_shape(config, p.c_type), clusters, &split);
-  const int64_t tiles = cluster_tiles(splits ? split.body : p, kShapes[config].block_cols);
   const int64_t waves = (tiles + clusters - 1) / clusters;
   return double(tiles) / double(waves * clusters);
 }
@@ -65,7 +63,7 @@ constexpr int kHalfColumnsConfig = shape_index("sm90_256x128x64_5stage_2cta");
 static_assert(kHalfColumnsConfig > 0);
 
 bool half_columns_win(const GemmProblem& p, const DeviceCaps& caps) {
-  return wave_fill(p, caps, kHalfColumnsConfig) * kHalfColumnsSpeed > wave_fill(p, caps, 0);
+  return wave_fill(p, caps, 128) * kHalfColumnsSpeed > wave_fill(p, caps, 256);
 }
 
 // Shape classes with A, B and D 16-byte aligned and a same-type output, first

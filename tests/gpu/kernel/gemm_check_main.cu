@@ -127,7 +127,7 @@ std::vector<GemmCase> edge_cases() {
         c.tb = ops & 2;
         c.m = wide ? 4097 : 4095;
         c.n = wide ? 4095 : 4097;
-        c.k = 72;
+        c.k = 2056;  // ragged edges are split from k = 2048 (kMinEdgeDepth)
         c.alpha = kAlphaBeta[i % 4][0] == 0 ? 1.0f : kAlphaBeta[i % 4][0];
         c.beta = kAlphaBeta[i % 4][1];
         c.device_scalars = i % 3 == 0;
