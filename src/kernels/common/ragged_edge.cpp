@@ -21,40 +21,23 @@ T* advance(T* p, int64_t bytes) {
 bool split_ragged_edge(const GemmProblem& p, const TileShape& shape, int64_t clusters,
                        EdgeSplit* out) {
   if (p.batch != 1 || p.k < kMinEdgeDepth || clusters <= 0) return false;
-  // The view's rows are cuBLAS's n, its columns cuBLAS's m (kernel_view.h).
+  // The view's rows are cuBLAS's n (kernel_view.h).
   const int64_t tile_rows = int64_t{shape.row_ctas()} * shape.block_rows;
-  const int64_t tile_cols = shape.block_cols;
-  const int64_t row_blocks = ceil_div(p.n, tile_rows), col_blocks = ceil_div(p.m, tile_cols);
-  const int64_t all = waves(row_blocks * col_blocks, clusters);
-  const int64_t rows_left = p.n % tile_rows, cols_left = p.m % tile_cols;
-  const bool thin_rows = row_blocks > 1 && rows_left > 0 && rows_left <= tile_rows / 4 &&
-                         waves((row_blocks - 1) * col_blocks, clusters) < all;
-  const bool thin_cols = !thin_rows && col_blocks > 1 && cols_left > 0 &&
-                         cols_left <= tile_cols / 4 &&
-                         waves(row_blocks * (col_blocks - 1), clusters) < all;
-  if (!thin_rows && !thin_cols) return false;
+  const int64_t row_blocks = ceil_div(p.n, tile_rows), col_blocks = ceil_div(p.m, shape.block_cols);
+  const int64_t rows_left = p.n % tile_rows;
+  if (row_blocks < 2 || rows_left == 0 || rows_left > tile_rows / 4 ||
+      waves((row_blocks - 1) * col_blocks, clusters) == waves(row_blocks * col_blocks, clusters))
+    return false;
+  // op(B)'s, C's and D's last columns.
+  const int64_t keep = p.n - rows_left;
   const int64_t ab = int64_t(dtype_size(p.ab_type)), cd = int64_t(dtype_size(p.c_type));
   out->body = p;
   out->edge = p;
-  if (thin_rows) {
-    // op(B)'s, C's and D's last columns.
-    const int64_t keep = p.n - rows_left;
-    out->body.n = keep;
-    out->edge.n = rows_left;
-    out->edge.b = advance(p.b, (p.trans_b ? keep : keep * p.ldb) * ab);
-    out->edge.c = advance(p.c, keep * p.ldc * cd);
-    out->edge.d = advance(p.d, keep * p.ldd * cd);
-  } else {
-    // op(A)'s, C's, D's and the bias's last rows.
-    const int64_t keep = p.m - cols_left;
-    out->body.m = keep;
-    out->edge.m = cols_left;
-    out->edge.a = advance(p.a, (p.trans_a ? keep * p.lda : keep) * ab);
-    out->edge.c = advance(p.c, keep * cd);
-    out->edge.d = advance(p.d, keep * cd);
-    out->edge.epilogue.bias =
-        advance(p.epilogue.bias, keep * int64_t(dtype_size(p.epilogue.bias_type)));
-  }
+  out->body.n = keep;
+  out->edge.n = rows_left;
+  out->edge.b = advance(p.b, (p.trans_b ? keep : keep * p.ldb) * ab);
+  out->edge.c = advance(p.c, keep * p.ldc * cd);
+  out->edge.d = advance(p.d, keep * p.ldd * cd);
   return true;
 }
 

@@ -110,10 +110,11 @@ std::vector<GemmCase> class_cases() {
   return cases;
 }
 
-// Ragged edges (src/kernels/common/ragged_edge.h): 4097 rows or columns of
-// the kernel view, whose last 256-wide block holds one, run as a body and a
-// remainder on configuration 0; every op, 16-byte and minimal leading
-// dimensions (packed A or B, unaligned D), beta != 0, fp32 output.
+// Ragged edges (src/kernels/common/ragged_edge.h): 4097 kernel rows
+// (cuBLAS's n), whose last 256-row block holds one, run as a body and a
+// remainder; 4097 columns (cuBLAS's m) run whole on 128-wide tiles. Every op,
+// 16-byte and minimal leading dimensions (packed A or B, unaligned D),
+// beta != 0, fp32 output.
 std::vector<GemmCase> edge_cases() {
   std::vector<GemmCase> cases;
   int i = 0;
