@@ -19,8 +19,8 @@ LaunchResult launch(const GemmProblem& p, const DeviceCaps& caps, int config,
 
 }  // namespace
 
-extern const KernelFamily kFamily = {BWGEMM_PATH_SM100, "sm100",      true,
-                                     runs_on,           supports,     choose_config,
-                                     config_name,       kConfigCount, launch};
+extern const KernelFamily kFamily = {
+    BWGEMM_PATH_SM100, "sm100",     true,         runs_on, supports,
+    choose_config,     config_name, kConfigCount, launch,  nullptr};
 
 }  // namespace bwgemm::sm100

@@ -40,7 +40,9 @@ bool large_tile_wins(const GemmProblem& p, const DeviceCaps& caps, bool cublas_f
 }
 
 // The share of the clusters' tile slots a grid of 256-row by `cols`-wide
-// cluster tiles keeps busy over its waves.
+// cluster tiles keeps busy over its waves. (A ragged edge split off, as
+// ragged_edge.h does, was counted here once: 4097x4095 then took 256 x 256
+// tiles and lost 2-12 % on an H200, docs/perf.md v15.)
 double wave_fill(const GemmProblem& p, const DeviceCaps& caps, int64_t cols) {
   const int64_t tiles = cluster_tiles(p, cols);
   const int64_t clusters = caps.sm_count / 2 > 0 ? caps.sm_count / 2 : 1;

@@ -110,6 +110,35 @@ std::vector<GemmCase> class_cases() {
   return cases;
 }
 
+// Ragged edges (src/kernels/common/ragged_edge.h): 4097 kernel rows
+// (cuBLAS's n), whose last 256-row block holds one, run as a body and a
+// remainder; 4097 columns (cuBLAS's m) run whole on 128-wide tiles. Every op,
+// 16-byte and minimal leading dimensions (packed A or B, unaligned D),
+// beta != 0, fp32 output.
+std::vector<GemmCase> edge_cases() {
+  std::vector<GemmCase> cases;
+  int i = 0;
+  for (Elem ab : kTypes)
+    for (int ops = 0; ops < 4; ++ops)
+      for (bool wide : {false, true}) {
+        GemmCase c;
+        c.ab = ab;
+        c.c = i % 3 == 2 ? Elem::F32 : ab;
+        c.ta = ops & 1;
+        c.tb = ops & 2;
+        c.m = wide ? 4097 : 4095;
+        c.n = wide ? 4095 : 4097;
+        c.k = 2056;  // ragged edges are split from k = 2048 (kMinEdgeDepth)
+        c.alpha = kAlphaBeta[i % 4][0] == 0 ? 1.0f : kAlphaBeta[i % 4][0];
+        c.beta = kAlphaBeta[i % 4][1];
+        c.device_scalars = i % 3 == 0;
+        c.ld_align = i % 2 ? 1 : 8;
+        cases.push_back(c);
+        ++i;
+      }
+  return cases;
+}
+
 // Every (input type, output type, ops) combination over every shape; the
 // remaining factors rotate so that each combination meets every value.
 int run_matrix() {
@@ -160,6 +189,8 @@ int run_matrix() {
         }
   for (const GemmCase& c : class_cases())
     ours.add(c, run_and_check(c, Runner::BwgemmForced, 77, nullptr), "row classes ");
+  for (const GemmCase& c : edge_cases())
+    ours.add(c, run_and_check(c, Runner::BwgemmForced, 78, nullptr), "ragged edge ");
   const int a = ours.finish("matrix (bwgemm kernel forced)");
   const int b = theirs.finish("matrix (real cuBLAS, same checker)");
   std::printf("matrix: device fp64 reference spot-checked on the host, %d mismatches\n",

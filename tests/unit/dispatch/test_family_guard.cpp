@@ -109,7 +109,7 @@ bwgemm::LaunchResult no_launch(const bwgemm::GemmProblem&, const bwgemm::DeviceC
 }
 
 const bwgemm::KernelFamily kGuarded = {BWGEMM_PATH_SM100, "sm100", true, never_runs, takes_nothing,
-                                       no_config,         no_name, 1,    no_launch};
+                                       no_config,         no_name, 1,    no_launch,  nullptr};
 
 bwgemm::DeviceCaps device(int index) { return {index, 10, 0, 148, 232448}; }
 

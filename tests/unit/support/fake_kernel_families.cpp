@@ -56,8 +56,8 @@ bwgemm::LaunchResult launch(const bwgemm::GemmProblem& p, const bwgemm::DeviceCa
 
 template <int I>
 bwgemm::KernelFamily make_family(const char* name) {
-  return {BWGEMM_PATH_SM90,  name,         false,    runs_on<I>, supports<I>, choose_config<I>,
-          name_of_config<I>, kConfigCount, launch<I>};
+  return {BWGEMM_PATH_SM90,  name,         false,     runs_on<I>, supports<I>, choose_config<I>,
+          name_of_config<I>, kConfigCount, launch<I>, nullptr};
 }
 
 bwgemm::KernelFamily g_families[kFamilyCount] = {make_family<0>("fake0"), make_family<1>("fake1"),

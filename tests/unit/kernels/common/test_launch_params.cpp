@@ -18,6 +18,7 @@
 #include "kernels/common/kernel_launch.h"
 #include "kernels/common/kernel_view.h"
 #include "kernels/common/launch_params.h"
+#include "kernels/common/ragged_edge.h"
 #include "kernels/sm90/config.h"
 #include "kernels/sm90/variants.h"
 #include "support/cmocka_cxx.h"
@@ -658,6 +659,48 @@ void plan_loads_takes_unaligned_outputs_only(void**) {
   assert_true(plan.out_rotated);
 }
 
+// split_ragged_edge: 4097 rows of 256-row cluster tiles on 66 clusters are
+// 17 x 16 = 272 tiles, 5 waves; the body's 256 tiles take 4, the last row
+// (cuBLAS's last column of op(B), C and D) runs alone. No split by columns,
+// nor where the remainder is thick, the waves do not drop or k is short.
+void ragged_edges_split_off_a_wave(void**) {
+  const TileShape shape = shape_for(DType::BF16);
+  for (bool trans : {false, true}) {
+    GemmProblem p = problem_of(minimal_call(trans ? CUBLAS_OP_T : CUBLAS_OP_N,
+                                            trans ? CUBLAS_OP_T : CUBLAS_OP_N, 4095, 4097, 4096, 0),
+                               CUBLAS_POINTER_MODE_HOST);
+    bwgemm::EdgeSplit split;
+    assert_true(bwgemm::split_ragged_edge(p, shape, 66, &split));
+    assert_int_equal(split.body.n, 4096);
+    assert_int_equal(split.edge.n, 1);
+    assert_int_equal(split.body.m, 4095);
+    assert_int_equal(split.edge.m, 4095);
+    assert_ptr_equal(split.body.b, p.b);
+    const int64_t b_offset = trans ? 4096 : 4096 * p.ldb;
+    assert_int_equal(address(split.edge.b), address(p.b) + 2 * b_offset);
+    assert_ptr_equal(split.edge.a, p.a);
+    assert_int_equal(address(split.edge.d), address(p.d) + 2 * 4096 * p.ldd);
+    assert_int_equal(address(split.edge.c), address(p.c) + 2 * 4096 * p.ldc);
+    // Columns are not split (m = 4097).
+    p = problem_of(
+        minimal_call(trans ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, 4097, 4095, 4096, 0),
+        CUBLAS_POINTER_MODE_HOST);
+    assert_false(bwgemm::split_ragged_edge(p, shape, 66, &split));
+  }
+  bwgemm::EdgeSplit split;
+  const auto split_of = [&](int64_t m, int64_t n, int64_t clusters, int64_t k = 4096) {
+    return bwgemm::split_ragged_edge(
+        problem_of(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, m, n, k, 0), CUBLAS_POINTER_MODE_HOST),
+        shape, clusters, &split);
+  };
+  assert_false(split_of(4095, 4096 + 65, 66));   // more than a quarter of a tile left
+  assert_false(split_of(4095, 4097, 80));        // 272 tiles: 4 waves either way
+  assert_false(split_of(4095, 257, 66));         // 2 x 16 tiles: one wave either way
+  assert_false(split_of(4096, 4096, 66));        // no remainder
+  assert_true(split_of(2047, 2049, 66));         // 9 x 8 = 72 tiles: 2 waves, 64: 1
+  assert_false(split_of(2047, 2049, 66, 1023));  // too short a k to gain
+}
+
 // D with rows not 16-byte aligned gets no map: the threads store it.
 void unaligned_output_is_stored_by_threads(void**) {
   const bwgemm::RawCall c = minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 301, 64, 64, 0);
@@ -811,6 +854,7 @@ int main() {
       TEST(a_rejected_map_fails_the_launch),
       TEST(plan_loads_takes_unaligned_outputs_only),
       TEST(row_classes_take_gpt2_lm_head),
+      TEST(ragged_edges_split_off_a_wave),
       TEST(unaligned_output_is_stored_by_threads),
       TEST(select_variant_takes_types_and_majorness),
       TEST(launch_gemm_enqueues_or_forwards_with_a_warning),

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+// A grid's ragged edge: where the kernel view's last row of cluster tiles
+// holds only a thin remainder that costs a whole extra wave (4097 rows are 17
+// rows of 256-row tiles, 16 of them full), the remainder runs as a GEMM of
+// its own on small tiles and the body on whole tiles. (Columns are not split:
+// the policy gives ragged columns 128-wide tiles, docs/perf.md v15.)
+#pragma once
+
+#include "core/problem.h"
+#include "kernels/common/launch_params.h"
+
+namespace bwgemm {
+
+struct EdgeSplit {
+  GemmProblem body;  // whole cluster tiles
+  GemmProblem edge;  // the remainder: the last n % (cluster tile rows) of cuBLAS's n
+};
+
+// The remainder runs before the body and costs more than its share of the
+// flops: measured on an H200 with 256 x 256 tiles, splitting 4095x4097 at
+// k = 4096 gained 6-9 %, 2047x2049 at k = 1023 lost 6 % (docs/perf.md v15).
+constexpr int64_t kMinEdgeDepth = 2048;
+
+// True, with *out filled, where the view's last row of cluster tiles of
+// `shape` holds at most a quarter of a tile and leaving it out saves a wave
+// on `clusters` clusters. One matrix (batch 1), k at least
+// kMinEdgeDepth.
+bool split_ragged_edge(const GemmProblem& p, const TileShape& shape, int64_t clusters,
+                       EdgeSplit* out);
+
+}  // namespace bwgemm
