@@ -148,6 +148,12 @@ std::vector<Run> matrix() {
   unaligned(false, false, 264, 512, 203, 0, same, 0.5f, 5, true);
   runs.back().sm90_by_plan = true;
   unaligned(true, false, 301, 512, 136, 0, DType::F32, -1.0f, 6, false);
+  // ... with cuBLASLt's bias (fp32) and GELU, D apart from C (PyTorch's
+  // Linear at an odd width): the bias is read at D's own columns.
+  unaligned(true, false, 301, 512, 136, 0, same, 0.5f, 7, false);
+  runs.back().c.bias = true;
+  runs.back().c.activation = Activation::Gelu;
+  runs.back().c.out_of_place = true;
   // Decode and skinny shapes (n <= 64, k over many blocks): k blocks that
   // split unevenly over 2 or 4 CTAs (11 blocks), fewer blocks than CTAs (1),
   // m past a tile edge, beta != 0, fp32 output, TN and NN.
