@@ -36,6 +36,14 @@ int32_t class_shift(const KernelView& v, RowClassUse use, int c) {
              : class_base(v.out, v.out_ld, c, dtype_size(v.out_type)).shift;
 }
 
+// The largest shift of the classes (what kRowOperand adds to k and kOut to
+// the columns).
+int32_t largest_shift(const KernelView& v, RowClassUse use) {
+  int32_t most = 0;
+  for (int c = 0; c < kRowClasses; ++c) most = std::max(most, class_shift(v, use, c));
+  return most;
+}
+
 }  // namespace
 
 RowClassUse row_class_use(const KernelView& v, const TileShape& shape) {
@@ -51,13 +59,11 @@ RowClassUse row_class_use(const KernelView& v, const TileShape& shape) {
   if (use == RowClassUse::kNone) return use;
   // kOut also widens the columns by the largest shift (an extra column block
   // where they nearly fill their last one).
-  int32_t most = 0;
-  for (int c = 0; c < kRowClasses; ++c)
-    most = std::max(most, use == RowClassUse::kOut ? class_shift(v, use, c) : 0);
+  const int32_t widen = use == RowClassUse::kOut ? largest_shift(v, use) : 0;
   const int64_t cluster_rows = int64_t{shape.row_ctas()} * shape.block_rows;
   const int64_t tiles = ceil_div(v.rows, cluster_rows) * ceil_div(v.cols, shape.block_cols);
   const int64_t class_tiles = int64_t{kRowClasses} * ceil_div(class_rows(v.rows, 0), cluster_rows) *
-                              ceil_div(v.cols + most, shape.block_cols);
+                              ceil_div(v.cols + widen, shape.block_cols);
   return class_tiles * 32 <= tiles * 33 ? use : RowClassUse::kNone;
 }
 
@@ -128,7 +134,8 @@ GemmParams launch_params_without_maps(const KernelView& v, const TileShape& s) {
   g.row.batched = v.batch > 1 && v.row_operand.stride != 0;
   g.col.batched = v.batch > 1 && v.col_operand.stride != 0;
   g.out_batched = v.batch > 1;
-  g.out_rotated = plan_loads(v, s).out_rotated;
+  const LoadPlan plan = plan_loads(v, s);
+  g.out_rotated = plan.out_rotated;
   g.out_store_exact = (v.cols * static_cast<int64_t>(dtype_size(v.out_type))) % 16 == 0;
   g.out = v.out;
   g.out_ld = v.out_ld;
@@ -137,16 +144,15 @@ GemmParams launch_params_without_maps(const KernelView& v, const TileShape& s) {
   g.c_ld = v.c_ld;
   g.c_stride = v.c_stride;
   g.stage = output_stage(v);
-  const RowClassUse use = row_class_use(v, s);
+  const RowClassUse use = plan.classes;
   if (use == RowClassUse::kNone) return g;
   // Row classes (gemm_params.h): the classes are the scheduler's batch.
   g.classes.use = use;
-  int32_t most = 0;
   for (int c = 0; c < kRowClasses; ++c) {
     g.classes.shift[c] = class_shift(v, use, c);
     g.classes.rows[c] = static_cast<int32_t>(class_rows(v.rows, c));
-    most = g.classes.shift[c] > most ? g.classes.shift[c] : most;
   }
+  const int32_t most = largest_shift(v, use);
   const bool shifts_cols = use == RowClassUse::kOut;
   g.rows = g.classes.rows[0];
   g.depth = static_cast<int32_t>(v.depth) + (shifts_cols ? 0 : most);

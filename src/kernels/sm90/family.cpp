@@ -21,15 +21,15 @@ bool reads_unaligned_b(const GemmProblem& p, int config) {
 }
 
 // The remainder's configuration: one CTA per 64 x 128 tile, so that a
-// remainder of up to 64 rows (or columns) of a large grid is one short wave.
+// remainder of up to 64 rows of a large grid is one short wave.
 constexpr int kEdgeConfig = shape_index("sm90_64x128x64_8stage_1cta");
 static_assert(kEdgeConfig > 0 && kShapes[kEdgeConfig].layouts == kAllLayouts);
 
 // A thin remainder of the grid that would take a wave of its own runs first
-// on kEdgeConfig, then the body on `config`
-// (ragged_edge.h). The body's parameters are built before anything is
-// enqueued, and a remainder the table or its launcher refuses leaves the
-// call whole, so that nothing is enqueued unless both are.
+// on kEdgeConfig, then the body on `config` (ragged_edge.h). The body's
+// parameters are built before anything is enqueued, and a remainder the
+// launcher refuses leaves the call whole, so that nothing is enqueued unless
+// both are.
 bool launch_split(const GemmProblem& p, const DeviceCaps& caps, int config, ErrorFlag error_flag,
                   LaunchResult* out) {
   const int sms = p.sm_count_target > 0 && p.sm_count_target < caps.sm_count ? p.sm_count_target

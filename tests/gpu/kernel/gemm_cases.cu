@@ -346,25 +346,27 @@ std::string describe(const GemmCase& c) {
   return s.str();
 }
 
+namespace {
+
+// `elems` elements of type e are a whole number of 16-byte units.
+bool aligned16(int64_t elems, Elem e) { return elems * int64_t(elem_size(e)) % 16 == 0; }
+
+}  // namespace
+
 bool needs_pack(const GemmCase& c) {
   const Dims d = dims_of(c);
-  const auto aligned = [&](int64_t elems, Elem e) {
-    return elems * int64_t(elem_size(e)) % 16 == 0;
-  };
   // TMA addresses A and B as they are: base, leading dimension, batch stride.
   const auto tma = [&](int64_t ld, int64_t stride) {
-    return aligned(c.offset, c.ab) && aligned(ld, c.ab) && (c.batch == 1 || aligned(stride, c.ab));
+    return aligned16(c.offset, c.ab) && aligned16(ld, c.ab) &&
+           (c.batch == 1 || aligned16(stride, c.ab));
   };
   return c.k > 0 && !(tma(d.lda, d.stride_a) && tma(d.ldb, d.stride_b));
 }
 
 bool may_read_b_by_class(const GemmCase& c) {
   const Dims d = dims_of(c);
-  const auto aligned = [](int64_t elems, Elem e) {
-    return elems * int64_t(elem_size(e)) % 16 == 0;
-  };
-  return c.k > 0 && !c.ta && !c.tb && c.batch == 1 && aligned(c.offset, c.c) &&
-         aligned(d.ldc, c.c) && !(aligned(c.offset, c.ab) && aligned(d.ldb, c.ab));
+  return c.k > 0 && !c.ta && !c.tb && c.batch == 1 && aligned16(c.offset, c.c) &&
+         aligned16(d.ldc, c.c) && !(aligned16(c.offset, c.ab) && aligned16(d.ldb, c.ab));
 }
 
 bool kernel_takes(const GemmCase& c) {
