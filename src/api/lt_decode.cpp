@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "api/lt_decode.h"
 
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <utility>
@@ -233,6 +234,51 @@ bool operator==(const ReadingKey& x, const ReadingKey& y) {
          std::memcmp(&x.desc, &y.desc, sizeof x.desc) == 0;
 }
 
+// Where a matmul descriptor keeps its bias pointer, in bytes from its start.
+// Found once, on a copy of a caller's descriptor: setting two pointers there
+// must change those 8 bytes only, to each pointer. Clearing them in a key then
+// costs no call into cuBLASLt (host time per call, docs/perf.md).
+constexpr int kBiasOffsetUnknown = -1, kBiasOffsetNone = -2;
+std::atomic<int> g_bias_offset{kBiasOffsetUnknown};
+
+// Sets the bias pointer of `desc` (an opaque copy) through cuBLASLt.
+bool set_bias(const RealCublasLt& lt, cublasLtMatmulDescOpaque_t* desc, const void* bias) {
+  return lt.desc_set_attribute(desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias) ==
+         CUBLAS_STATUS_SUCCESS;
+}
+
+int find_bias_offset(const RealCublasLt& lt, const cublasLtMatmulDescOpaque_t& desc) {
+  const void* const probes[2] = {reinterpret_cast<const void*>(uintptr_t{0x5a17b1a5f00d0010}),
+                                 reinterpret_cast<const void*>(uintptr_t{0x0123456789abcde0})};
+  cublasLtMatmulDescOpaque_t before = desc, after = desc;
+  int offset = kBiasOffsetNone;
+  for (const void* probe : probes) {
+    if (!set_bias(lt, &after, probe)) return kBiasOffsetNone;
+    int found = kBiasOffsetNone;
+    for (int at = 0; at + int(sizeof probe) <= int(sizeof after); at += int(sizeof probe))
+      if (std::memcmp(reinterpret_cast<const char*>(&after) + at, &probe, sizeof probe) == 0)
+        found = found == kBiasOffsetNone ? at : kBiasOffsetUnknown;  // twice: ambiguous
+    if (found < 0 || (offset != kBiasOffsetNone && found != offset)) return kBiasOffsetNone;
+    offset = found;
+    // Nothing else moved.
+    std::memcpy(reinterpret_cast<char*>(&before) + offset, &probe, sizeof probe);
+    if (std::memcmp(&before, &after, sizeof after) != 0) return kBiasOffsetNone;
+  }
+  return offset;
+}
+
+// Clears the bias pointer of a key's copy of a descriptor.
+bool clear_bias(const RealCublasLt& lt, cublasLtMatmulDescOpaque_t* desc) {
+  int offset = g_bias_offset.load(std::memory_order_relaxed);
+  if (offset == kBiasOffsetUnknown) {
+    offset = find_bias_offset(lt, *desc);
+    g_bias_offset.store(offset, std::memory_order_relaxed);
+  }
+  if (offset == kBiasOffsetNone) return set_bias(lt, desc, nullptr);
+  std::memset(reinterpret_cast<char*>(desc) + offset, 0, sizeof(void*));
+  return true;
+}
+
 // False when the call has no key: a NULL descriptor (read, and refused,
 // every time) or a library that refuses the bias pointer's setter.
 bool reading_key(const RealCublasLt& lt, const LtMatmulArgs& a, ReadingKey* key) {
@@ -248,9 +294,7 @@ bool reading_key(const RealCublasLt& lt, const LtMatmulArgs& a, ReadingKey* key)
     key->layouts[i] = *layouts[i];
   }
   key->desc = *a.desc;
-  const void* no_bias = nullptr;
-  return lt.desc_set_attribute(&key->desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &no_bias,
-                               sizeof no_bias) == CUBLAS_STATUS_SUCCESS;
+  return clear_bias(lt, &key->desc);
 }
 
 // Each thread's last readings (a model's layers repeat a few shapes).

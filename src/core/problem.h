@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include <driver_types.h>
 
@@ -58,5 +59,32 @@ struct GemmProblem {
   cudaStream_t stream;
   int sm_count_target;  // the handle's cublasSetSmCountTarget; 0: every SM
 };
+
+// Field by field (memo keys: what a call planned or built before is kept);
+// a host scalar by its bits (-0.0 is not 0.0 to a kernel's result).
+inline bool operator==(const Scalar& x, const Scalar& y) {
+  if (x.on_device != y.on_device) return false;
+  if (x.on_device) return x.device == y.device;
+  uint32_t xb, yb;
+  std::memcpy(&xb, &x.value, sizeof xb);
+  std::memcpy(&yb, &y.value, sizeof yb);
+  return xb == yb;
+}
+
+inline bool operator==(const Epilogue& x, const Epilogue& y) {
+  return x.activation == y.activation && x.bias == y.bias && x.bias_type == y.bias_type &&
+         x.bias_stride == y.bias_stride;
+}
+
+inline bool operator==(const GemmProblem& x, const GemmProblem& y) {
+  return x.ab_type == y.ab_type && x.c_type == y.c_type && x.trans_a == y.trans_a &&
+         x.trans_b == y.trans_b && x.m == y.m && x.n == y.n && x.k == y.k && x.a == y.a &&
+         x.b == y.b && x.c == y.c && x.d == y.d && x.lda == y.lda && x.ldb == y.ldb &&
+         x.ldc == y.ldc && x.ldd == y.ldd && x.stride_a == y.stride_a && x.stride_b == y.stride_b &&
+         x.stride_c == y.stride_c && x.stride_d == y.stride_d && x.batch == y.batch &&
+         x.alpha == y.alpha && x.beta == y.beta && x.epilogue == y.epilogue &&
+         x.workspace == y.workspace && x.workspace_bytes == y.workspace_bytes &&
+         x.stream == y.stream && x.sm_count_target == y.sm_count_target;
+}
 
 }  // namespace bwgemm

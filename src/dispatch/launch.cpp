@@ -38,13 +38,16 @@ void* operand_workspace(const GemmProblem& p, size_t bytes) {
 // be made: inside a capture without a large enough caller's workspace, past
 // the workspace ceiling, alpha == 0 on the host (A and B must
 // not be read), or a refused enqueue.
-// keep_b: the kernel reads B as it is (KernelFamily::reads_unaligned_b).
-bool pack_unaddressable_operands(GemmProblem* p, bool keep_b) {
+// B is kept as it is where the plan's kernel reads it so
+// (KernelFamily::reads_unaligned_b; asked only then).
+bool pack_unaddressable_operands(GemmProblem* p, const Plan& plan) {
   if (p->k == 0) return true;  // no operand is read
   const Matrix16 a = operand(p->a, p->trans_a, p->m, p->k, p->lda, p->stride_a, p->batch);
   const Matrix16 b = operand(p->b, p->trans_b, p->k, p->n, p->ldb, p->stride_b, p->batch);
   const bool pack_a = !addressable(a, p->ab_type);
-  const bool pack_b = !keep_b && !addressable(b, p->ab_type);
+  const KernelFamily& family = *plan.family;
+  const bool pack_b = !addressable(b, p->ab_type) && !(family.reads_unaligned_b != nullptr &&
+                                                       family.reads_unaligned_b(*p, plan.config));
   if (!pack_a && !pack_b) return true;
   if (!p->alpha.on_device && p->alpha.value == 0.0f) return false;
   const size_t a_bytes = pack_a ? round_up_256(packed_bytes(a)) : 0;
@@ -82,9 +85,7 @@ LaunchResult launch_planned(const Plan& plan, const GemmProblem& problem, const 
     }
   }
   GemmProblem p = problem;
-  const bool keep_b =
-      family.reads_unaligned_b != nullptr && family.reads_unaligned_b(problem, plan.config);
-  if (!pack_unaddressable_operands(&p, keep_b))
+  if (!pack_unaddressable_operands(&p, plan))
     return {LaunchStatus::kForward, BWGEMM_REASON_UNSUPPORTED_LAYOUT};
   return family.launch(p, caps, plan.config, error_flag);
 }

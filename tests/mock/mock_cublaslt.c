@@ -11,17 +11,20 @@
 static atomic_int g_status = CUBLAS_STATUS_SUCCESS;
 static atomic_int g_calls = 0;
 static atomic_int g_getter_calls = 0;
+static atomic_int g_setter_calls = 0;
 static _Thread_local MockLtCall t_last_call;
 
 void mock_cublaslt_reset(void) {
   atomic_store(&g_status, CUBLAS_STATUS_SUCCESS);
   atomic_store(&g_calls, 0);
   atomic_store(&g_getter_calls, 0);
+  atomic_store(&g_setter_calls, 0);
   memset(&t_last_call, 0, sizeof t_last_call);
 }
 void mock_cublaslt_set_status(cublasStatus_t status) { atomic_store(&g_status, (int)status); }
 int mock_cublaslt_call_count(void) { return atomic_load(&g_calls); }
 int mock_cublaslt_getter_call_count(void) { return atomic_load(&g_getter_calls); }
+int mock_cublaslt_setter_call_count(void) { return atomic_load(&g_setter_calls); }
 MockLtCall mock_cublaslt_last_call(void) { return t_last_call; }
 
 /* A descriptor is its bytes, as cuBLASLt's are (cublasLt.h's opaque types,
@@ -216,6 +219,7 @@ cublasStatus_t cublasLtMatmulDescDestroy(cublasLtMatmulDesc_t desc) {
 cublasStatus_t cublasLtMatmulDescSetAttribute(cublasLtMatmulDesc_t desc,
                                               cublasLtMatmulDescAttributes_t attr, const void* buf,
                                               size_t bytes) {
+  atomic_fetch_add(&g_setter_calls, 1);
   size_t size = 0;
   const long offset = desc_offset((const unsigned char*)desc, (int)attr, &size);
   return set((unsigned char*)desc, offset, size, buf, bytes);

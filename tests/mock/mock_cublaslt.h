@@ -47,10 +47,11 @@ void mock_cublaslt_set_status(cublasStatus_t status);
 /* Matmul descriptor attribute `attr` is unknown to `desc` (as to an older
  * library): its getter and setter fail with CUBLAS_STATUS_INVALID_VALUE. */
 void mock_cublaslt_forget_desc_attribute(cublasLtMatmulDesc_t desc, int attr);
-/* cublasLtMatmul calls and descriptor getter calls since the last reset,
- * from all threads. */
+/* cublasLtMatmul calls, descriptor getter calls and matmul descriptor setter
+ * calls since the last reset, from all threads. */
 int mock_cublaslt_call_count(void);
 int mock_cublaslt_getter_call_count(void);
+int mock_cublaslt_setter_call_count(void);
 /* The calling thread's last cublasLtMatmul call. */
 MockLtCall mock_cublaslt_last_call(void);
 

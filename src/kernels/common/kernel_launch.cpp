@@ -5,6 +5,7 @@
 
 #include "core/env_config.h"
 #include "core/log.h"
+#include "core/recent_values.h"
 
 namespace bwgemm {
 namespace {
@@ -14,25 +15,66 @@ namespace {
 std::atomic<bool> g_map_failure_warned{false};
 std::atomic<bool> g_launch_failure_warned{false};
 
+// build_launch's inputs, and what it built from them.
+struct BuildKey {
+  const VariantCatalog* catalog;
+  GemmProblem problem;
+  int config;
+  ErrorFlag error_flag;
+  uint64_t wait_budget_ns;
+};
+
+bool operator==(const BuildKey& x, const BuildKey& y) {
+  return x.catalog == y.catalog && x.problem == y.problem && x.config == y.config &&
+         x.error_flag.word == y.error_flag.word && x.error_flag.tag == y.error_flag.tag &&
+         x.wait_budget_ns == y.wait_budget_ns;
+}
+
+struct Build {
+  const KernelVariant* variant;
+  GemmParams params;
+};
+
+// A build is a pure function of its key (a tensor map holds addresses and
+// sizes, nothing of a context), and a program repeats its calls: each thread
+// keeps its last builds and copies a match (host time per call,
+// docs/perf.md). Failures are not kept.
+thread_local RecentValues<BuildKey, Build, 4> t_builds;
+
+bwgemmReason_t build_anew(const BuildKey& key, const KernelVariant** variant, GemmParams* params) {
+  const KernelView view = to_kernel_view(key.problem);
+  const TileShape shape = key.catalog->tile_shape(key.config, view.out_type);
+  if (!plan_loads(view, shape).supported) return BWGEMM_REASON_UNSUPPORTED_LAYOUT;
+  *variant = key.catalog->select(key.config, variant_key(view));
+  // choose_config offers only compiled configurations.
+  if (*variant == nullptr) return BWGEMM_REASON_LAUNCH_FAILED;
+  if (!make_launch_params(view, shape, params)) {
+    if (!g_map_failure_warned.exchange(true))
+      log_warning("%s: the driver rejected a TMA map; forwarding to cuBLAS",
+                  key.catalog->family_name);
+    return BWGEMM_REASON_LAUNCH_FAILED;
+  }
+  params->error_flag = key.error_flag;
+  params->wait_budget_ns = key.wait_budget_ns;
+  return BWGEMM_REASON_KERNEL_SELECTED;
+}
+
 }  // namespace
 
 bwgemmReason_t build_launch(const VariantCatalog& catalog, const GemmProblem& p, int config,
                             ErrorFlag error_flag, const KernelVariant** variant,
                             GemmParams* params) {
-  const KernelView view = to_kernel_view(p);
-  const TileShape shape = catalog.tile_shape(config, view.out_type);
-  if (!plan_loads(view, shape).supported) return BWGEMM_REASON_UNSUPPORTED_LAYOUT;
-  *variant = catalog.select(config, variant_key(view));
-  // choose_config offers only compiled configurations.
-  if (*variant == nullptr) return BWGEMM_REASON_LAUNCH_FAILED;
-  if (!make_launch_params(view, shape, params)) {
-    if (!g_map_failure_warned.exchange(true))
-      log_warning("%s: the driver rejected a TMA map; forwarding to cuBLAS", catalog.family_name);
-    return BWGEMM_REASON_LAUNCH_FAILED;
+  // (k is the view's depth.)
+  const BuildKey key{&catalog, p, config, error_flag,
+                     wait_budget_ns(env_config().wait_timeout_ms, p.k)};
+  if (const Build* kept = t_builds.find(key)) {
+    *variant = kept->variant;
+    *params = kept->params;
+    return BWGEMM_REASON_KERNEL_SELECTED;
   }
-  params->error_flag = error_flag;
-  params->wait_budget_ns = wait_budget_ns(env_config().wait_timeout_ms, view.depth);
-  return BWGEMM_REASON_KERNEL_SELECTED;
+  const bwgemmReason_t reason = build_anew(key, variant, params);
+  if (reason == BWGEMM_REASON_KERNEL_SELECTED) t_builds.keep(key, {*variant, *params});
+  return reason;
 }
 
 LaunchResult launch_gemm(const VariantCatalog& catalog, const GemmProblem& p,

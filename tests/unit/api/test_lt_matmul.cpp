@@ -638,6 +638,23 @@ void layers_with_their_own_bias_share_a_reading(void**) {
   assert_ptr_equal(p.epilogue.bias, layer2.bias);
 }
 
+// The bias pointer is cleared in a key's bytes, where it was found once: a
+// call makes no setter call into cuBLASLt (the defect: one per call, host
+// time), and each call's own bias still reaches the kernel.
+void a_reading_key_makes_no_setter_call(void**) {
+  assert_launched(LtCase{}, "first call");
+  for (uintptr_t bias : {uintptr_t{0x5200000}, uintptr_t{0x5300000}}) {
+    LtCase c;
+    c.bias = address<const void>(bias);
+    const Descriptors d(c);
+    const MockLtCall call = arguments(c, d);
+    const int setters = mock_cublaslt().setter_call_count();
+    assert_int_equal(invoke(call), CUBLAS_STATUS_SUCCESS);
+    assert_int_equal(mock_cublaslt().setter_call_count(), setters);
+    assert_ptr_equal(fake::record(0).last_problem.epilogue.bias, c.bias);
+  }
+}
+
 // Whatever a setter changes between two calls with the same descriptor
 // objects is read again.
 void a_changed_attribute_is_read_again(void**) {
@@ -769,6 +786,7 @@ int main() {
       TEST(policy_preference_skips_the_kernel_attributes),
       TEST(repeated_descriptors_are_read_once),
       TEST(layers_with_their_own_bias_share_a_reading),
+      TEST(a_reading_key_makes_no_setter_call),
       TEST(a_changed_attribute_is_read_again),
       TEST(more_shapes_than_kept_are_decoded_right),
       TEST(failed_launch_is_forwarded),

@@ -28,6 +28,7 @@ MockCublasLtControl open_mock() {
   resolve("mock_cublaslt_forget_desc_attribute", &m.forget_desc_attribute);
   resolve("mock_cublaslt_call_count", &m.call_count);
   resolve("mock_cublaslt_getter_call_count", &m.getter_call_count);
+  resolve("mock_cublaslt_setter_call_count", &m.setter_call_count);
   resolve("mock_cublaslt_last_call", &m.last_call);
   resolve("cublasLtMatmulDescCreate", &m.desc_create);
   resolve("cublasLtMatmulDescDestroy", &m.desc_destroy);

@@ -14,6 +14,7 @@ struct MockCublasLtControl {
   decltype(&mock_cublaslt_forget_desc_attribute) forget_desc_attribute;
   decltype(&mock_cublaslt_call_count) call_count;
   decltype(&mock_cublaslt_getter_call_count) getter_call_count;
+  decltype(&mock_cublaslt_setter_call_count) setter_call_count;
   decltype(&mock_cublaslt_last_call) last_call;
   decltype(&cublasLtMatmulDescCreate) desc_create;
   decltype(&cublasLtMatmulDescDestroy) desc_destroy;

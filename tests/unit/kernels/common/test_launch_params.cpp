@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <initializer_list>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -774,11 +775,12 @@ void launch_gemm_enqueues_or_forwards_with_a_warning(void**) {
     assert_int_equal(int(r.status), int(bwgemm::LaunchStatus::kForward));
     assert_int_equal(r.reason, BWGEMM_REASON_LAUNCH_FAILED);
 
+    // (Another tag: the call above's build is kept, and copied, not encoded.)
     g_launch_error = cudaSuccess;
     g_launched_variant = nullptr;
     g_encoded.clear();
     g_fail_call = 0;
-    r = bwgemm::launch_gemm(catalog, p, caps, 0, {&flag, 7});
+    r = bwgemm::launch_gemm(catalog, p, caps, 0, {&flag, 8});
     assert_int_equal(int(r.status), int(bwgemm::LaunchStatus::kForward));
     assert_null(g_launched_variant);
     g_fail_call = -1;
@@ -800,6 +802,53 @@ void launch_gemm_enqueues_or_forwards_with_a_warning(void**) {
   assert_int_equal(test::count_lines_with(text, {"bwgemm: warning: "}), 2);
   assert_int_equal(test::count_lines_with(text, {"sm90 kernel launch failed (CUDA error 701)"}), 1);
   assert_int_equal(test::count_lines_with(text, {"sm90: the driver rejected a TMA map"}), 1);
+}
+
+// A build repeated on a thread is copied, not encoded again; any field of
+// the problem (a host scalar by its bits), the configuration or the guard's
+// flag builds anew; another thread builds its own. The defect it guards: the
+// kernel path spent most of its host time rebuilding the same parameters.
+void a_repeated_build_is_kept(void**) {
+  const bwgemm::VariantCatalog catalog = {"sm90", bwgemm::sm90::select_variant,
+                                          bwgemm::sm90::tile_shape};
+  uint32_t flag = 0;
+  const GemmProblem p = problem_of(
+      make_call(CUBLAS_OP_T, CUBLAS_OP_N, kTypes[2], Size{640, 320, 192, 1, false, false}),
+      CUBLAS_POINTER_MODE_HOST);
+  const bwgemm::KernelVariant* variant = nullptr;
+  GemmParams first{}, again{};
+  g_encoded.clear();
+  assert_int_equal(bwgemm::build_launch(catalog, p, 0, {&flag, 3}, &variant, &first),
+                   BWGEMM_REASON_KERNEL_SELECTED);
+  const size_t encodes = g_encoded.size();
+  assert_true(encodes > 0);
+  assert_int_equal(bwgemm::build_launch(catalog, p, 0, {&flag, 3}, &variant, &again),
+                   BWGEMM_REASON_KERNEL_SELECTED);
+  assert_int_equal(g_encoded.size(), encodes);
+  assert_memory_equal(&first, &again, sizeof first);
+
+  GemmProblem negative_zero = p;
+  negative_zero.beta.value = -0.0f;
+  GemmProblem moved = p;
+  moved.a = static_cast<const char*>(p.a) + 4096;
+  for (const GemmProblem& other : {negative_zero, moved}) {
+    g_encoded.clear();
+    assert_int_equal(bwgemm::build_launch(catalog, other, 0, {&flag, 3}, &variant, &again),
+                     BWGEMM_REASON_KERNEL_SELECTED);
+    assert_int_equal(g_encoded.size(), encodes);
+  }
+  g_encoded.clear();
+  assert_int_equal(bwgemm::build_launch(catalog, p, 0, {&flag, 4}, &variant, &again),
+                   BWGEMM_REASON_KERNEL_SELECTED);
+  assert_int_equal(g_encoded.size(), encodes);
+  // Another thread keeps its own.
+  std::thread([&] {
+    g_encoded.clear();
+    GemmParams there{};
+    assert_int_equal(bwgemm::build_launch(catalog, p, 0, {&flag, 3}, &variant, &there),
+                     BWGEMM_REASON_KERNEL_SELECTED);
+    assert_int_equal(g_encoded.size(), encodes);
+  }).join();
 }
 
 // The persistent grid: min(tiles, co-resident clusters), further capped by
@@ -860,6 +909,7 @@ int main() {
       TEST(launch_gemm_enqueues_or_forwards_with_a_warning),
       TEST(persistent_grid_honours_the_sm_count_target),
       TEST(launch_gemm_passes_the_sm_count_target),
+      TEST(a_repeated_build_is_kept),
   };
   return cmocka_run_group_tests_name("launch_params", tests, nullptr, nullptr);
 }
