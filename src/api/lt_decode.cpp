@@ -254,11 +254,14 @@ int find_bias_offset(const RealCublasLt& lt, const cublasLtMatmulDescOpaque_t& d
   int offset = kBiasOffsetNone;
   for (const void* probe : probes) {
     if (!set_bias(lt, &after, probe)) return kBiasOffsetNone;
-    int found = kBiasOffsetNone;
+    int found = kBiasOffsetNone, matches = 0;
     for (int at = 0; at + int(sizeof probe) <= int(sizeof after); at += int(sizeof probe))
-      if (std::memcmp(reinterpret_cast<const char*>(&after) + at, &probe, sizeof probe) == 0)
-        found = found == kBiasOffsetNone ? at : kBiasOffsetUnknown;  // twice: ambiguous
-    if (found < 0 || (offset != kBiasOffsetNone && found != offset)) return kBiasOffsetNone;
+      if (std::memcmp(reinterpret_cast<const char*>(&after) + at, &probe, sizeof probe) == 0) {
+        found = at;
+        ++matches;
+      }
+    // Exactly one place, the same for both probes.
+    if (matches != 1 || (offset != kBiasOffsetNone && found != offset)) return kBiasOffsetNone;
     offset = found;
     // Nothing else moved.
     std::memcpy(reinterpret_cast<char*>(&before) + offset, &probe, sizeof probe);
