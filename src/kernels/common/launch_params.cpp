@@ -152,7 +152,7 @@ GemmParams launch_params_without_maps(const KernelView& v, const TileShape& s) {
     g.classes.shift[c] = class_shift(v, use, c);
     g.classes.rows[c] = static_cast<int32_t>(class_rows(v.rows, c));
   }
-  const int32_t most = largest_shift(v, use);
+  const int32_t most = *std::max_element(g.classes.shift, g.classes.shift + kRowClasses);
   const bool shifts_cols = use == RowClassUse::kOut;
   g.rows = g.classes.rows[0];
   g.depth = static_cast<int32_t>(v.depth) + (shifts_cols ? 0 : most);
