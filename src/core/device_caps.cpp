@@ -31,7 +31,33 @@ struct StreamDevice {
   uint64_t epoch;
 };
 thread_local StreamDevice t_stream_device{nullptr, -1, 0};
-std::atomic<uint64_t> g_stream_epoch{1};
+// Raised by device_caps_reset: every thread's kept answers are stale.
+std::atomic<uint64_t> g_answer_epoch{1};
+
+// The calling thread's last current context and its device: cudaGetDevice
+// costs more than the context's id, which the launch needs anyway (host time
+// per call, docs/perf.md).
+struct ContextDevice {
+  uint64_t context_id;
+  int device;
+  uint64_t epoch;
+};
+thread_local ContextDevice t_context_device{0, -1, 0};
+
+// The current device, and the current context's id (0: none yet, then the
+// runtime is asked every time).
+bool current_device(int* device, uint64_t* context_id) {
+  const uint64_t context = current_context_id();
+  const uint64_t epoch = g_answer_epoch.load(std::memory_order_relaxed);
+  *context_id = context;
+  if (context != 0 && t_context_device.context_id == context && t_context_device.epoch == epoch) {
+    *device = t_context_device.device;
+    return true;
+  }
+  if (cudaGetDevice(device) != cudaSuccess || *device < 0) return false;
+  if (context != 0) t_context_device = {context, *device, epoch};
+  return true;
+}
 
 bool query(int device, DeviceCaps* caps) {
   caps->device = device;
@@ -49,24 +75,29 @@ bool query(int device, DeviceCaps* caps) {
 
 bool current_device_caps(DeviceCaps* out) {
   int device = -1;
-  if (cudaGetDevice(&device) != cudaSuccess || device < 0) return false;
-  if (device >= kMaxDevices) return query(device, out);
-  Slot& slot = g_slots[device];
-  if (!slot.ready.load(std::memory_order_acquire)) {
-    std::lock_guard<std::mutex> lock(g_fill_mutex);
-    if (!slot.ready.load(std::memory_order_relaxed)) {
-      if (!query(device, &slot.caps)) return false;
-      slot.ready.store(true, std::memory_order_release);
+  uint64_t context_id = 0;
+  if (!current_device(&device, &context_id)) return false;
+  if (device >= kMaxDevices) {
+    if (!query(device, out)) return false;
+  } else {
+    Slot& slot = g_slots[device];
+    if (!slot.ready.load(std::memory_order_acquire)) {
+      std::lock_guard<std::mutex> lock(g_fill_mutex);
+      if (!slot.ready.load(std::memory_order_relaxed)) {
+        if (!query(device, &slot.caps)) return false;
+        slot.ready.store(true, std::memory_order_release);
+      }
     }
+    *out = slot.caps;
   }
-  *out = slot.caps;
+  out->context_id = context_id;
   return true;
 }
 
 int stream_device(cudaStream_t stream, int current_device) {
   if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread)
     return current_device;
-  const uint64_t epoch = g_stream_epoch.load(std::memory_order_relaxed);
+  const uint64_t epoch = g_answer_epoch.load(std::memory_order_relaxed);
   if (t_stream_device.stream == stream && t_stream_device.epoch == epoch)
     return t_stream_device.device;
   // cudaStreamGetDevice on a capturing stream invalidates the capture (seen
@@ -112,7 +143,7 @@ uint64_t current_context_id() {
 }
 
 void device_caps_reset() {
-  g_stream_epoch.fetch_add(1, std::memory_order_relaxed);
+  g_answer_epoch.fetch_add(1, std::memory_order_relaxed);
   std::lock_guard<std::mutex> lock(g_fill_mutex);
   for (Slot& s : g_slots) s.ready.store(false, std::memory_order_relaxed);
 }

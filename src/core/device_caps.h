@@ -17,11 +17,15 @@ struct DeviceCaps {
   int cc_major, cc_minor;
   int sm_count;
   int smem_per_block_optin;  // bytes a block may use after opting in
+  // The calling thread's current context (current_device_caps; 0: none or
+  // not known): the key of state kept per context.
+  uint64_t context_id = 0;
 };
 
 // The caps of the calling thread's current device. The first call for a
-// device queries the CUDA runtime; later calls read the cache. False when the
-// runtime cannot tell (no device, no driver).
+// device queries the CUDA runtime; later calls read the cache. The device is
+// asked of the runtime once per current context (a context's device never
+// changes). False when the runtime cannot tell (no device, no driver).
 bool current_device_caps(DeviceCaps* out);
 
 // The device whose context `stream` belongs to; `current_device` for the

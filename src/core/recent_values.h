@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The last few results of a pure function, kept by value (a thread's own
 // copy: declare it thread_local). A key equal (operator==) to a kept one
-// gives that one's value; a new key replaces the oldest.
+// gives that one's value; a new key replaces the oldest. A value's address
+// stays valid until the next keep().
 #pragma once
 
 namespace bwgemm {
@@ -16,10 +17,12 @@ class RecentValues {
     return nullptr;
   }
 
-  void keep(const Key& key, const Value& value) {
-    entries_[next_] = {key, value};
+  const Value* keep(const Key& key, const Value& value) {
+    Entry& entry = entries_[next_];
+    entry = {key, value};
     next_ = (next_ + 1) % kSize;
     if (count_ < kSize) ++count_;
+    return &entry.value;
   }
 
  private:

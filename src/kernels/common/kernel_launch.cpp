@@ -37,8 +37,8 @@ struct Build {
 
 // A build is a pure function of its key (a tensor map holds addresses and
 // sizes, nothing of a context), and a program repeats its calls: each thread
-// keeps its last builds and copies a match (host time per call,
-// docs/perf.md). Failures are not kept.
+// keeps its last builds and launches a match from where it is kept (host
+// time per call, docs/perf.md). Failures are not kept.
 thread_local RecentValues<BuildKey, Build, 4> t_builds;
 
 bwgemmReason_t build_anew(const BuildKey& key, const KernelVariant** variant, GemmParams* params) {
@@ -59,31 +59,40 @@ bwgemmReason_t build_anew(const BuildKey& key, const KernelVariant** variant, Ge
   return BWGEMM_REASON_KERNEL_SELECTED;
 }
 
+// The calling thread's kept build for the arguments, or a new one, kept;
+// valid until its next call. NULL, with the reason, when none can be made.
+const Build* find_or_build(const VariantCatalog& catalog, const GemmProblem& p, int config,
+                           ErrorFlag error_flag, bwgemmReason_t* reason) {
+  // (k is the view's depth.)
+  const BuildKey key{&catalog, p, config, error_flag,
+                     wait_budget_ns(env_config().wait_timeout_ms, p.k)};
+  *reason = BWGEMM_REASON_KERNEL_SELECTED;
+  if (const Build* kept = t_builds.find(key)) return kept;
+  Build build;
+  *reason = build_anew(key, &build.variant, &build.params);
+  return *reason == BWGEMM_REASON_KERNEL_SELECTED ? t_builds.keep(key, build) : nullptr;
+}
+
 }  // namespace
 
 bwgemmReason_t build_launch(const VariantCatalog& catalog, const GemmProblem& p, int config,
                             ErrorFlag error_flag, const KernelVariant** variant,
                             GemmParams* params) {
-  // (k is the view's depth.)
-  const BuildKey key{&catalog, p, config, error_flag,
-                     wait_budget_ns(env_config().wait_timeout_ms, p.k)};
-  if (const Build* kept = t_builds.find(key)) {
-    *variant = kept->variant;
-    *params = kept->params;
-    return BWGEMM_REASON_KERNEL_SELECTED;
+  bwgemmReason_t reason;
+  if (const Build* build = find_or_build(catalog, p, config, error_flag, &reason)) {
+    *variant = build->variant;
+    *params = build->params;
   }
-  const bwgemmReason_t reason = build_anew(key, variant, params);
-  if (reason == BWGEMM_REASON_KERNEL_SELECTED) t_builds.keep(key, {*variant, *params});
   return reason;
 }
 
 LaunchResult launch_gemm(const VariantCatalog& catalog, const GemmProblem& p,
                          const DeviceCaps& caps, int config, ErrorFlag error_flag) {
-  const KernelVariant* variant = nullptr;
-  GemmParams params;
-  const bwgemmReason_t reason = build_launch(catalog, p, config, error_flag, &variant, &params);
-  if (reason != BWGEMM_REASON_KERNEL_SELECTED) return {LaunchStatus::kForward, reason};
-  const cudaError_t err = launch_persistent(*variant, params, caps, p.sm_count_target, p.stream);
+  bwgemmReason_t reason;
+  const Build* build = find_or_build(catalog, p, config, error_flag, &reason);
+  if (build == nullptr) return {LaunchStatus::kForward, reason};
+  const cudaError_t err =
+      launch_persistent(*build->variant, build->params, caps, p.sm_count_target, p.stream);
   if (err != cudaSuccess) {
     if (!g_launch_failure_warned.exchange(true))
       log_warning("%s kernel launch failed (CUDA error %d); forwarding to cuBLAS",

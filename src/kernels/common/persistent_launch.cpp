@@ -40,7 +40,7 @@ cudaLaunchConfig_t launch_config(const KernelVariant& v, unsigned clusters, bool
 
 int max_active_clusters(const KernelVariant& v, const DeviceCaps& caps) {
   ClusterCount* slot = caps.device < kMaxDevices ? &g_max_clusters[caps.device][v.index] : nullptr;
-  const uint64_t context = current_context_id();
+  const uint64_t context = caps.context_id;
   if (slot != nullptr && context != 0 && slot->context.load(std::memory_order_acquire) == context)
     return slot->clusters.load(std::memory_order_relaxed);
   const void* entry = reinterpret_cast<const void*>(v.kernel);
@@ -74,7 +74,10 @@ cudaError_t configure_persistent(const KernelVariant& v, const GemmParams& param
 }
 
 cudaError_t enqueue_persistent(const PersistentConfig& c, const GemmParams& params) {
-  return cudaLaunchKernelEx(&c.config, c.kernel, params);
+  // Not the cudaLaunchKernelEx template: it takes the arguments by value, a
+  // copy of the whole block on every launch.
+  void* args[] = {const_cast<GemmParams*>(&params)};
+  return cudaLaunchKernelExC(&c.config, reinterpret_cast<const void*>(c.kernel), args);
 }
 
 cudaError_t launch_persistent(const KernelVariant& v, const GemmParams& params,

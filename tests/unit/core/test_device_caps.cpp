@@ -59,11 +59,39 @@ void cached_caps_are_not_read_again(void**) {
   assert_int_equal(caps_now().cc_major, 10);
 }
 
+// A thread's current context names its device: the runtime is asked for
+// the device once per context, not on every call (host time per call,
+// docs/perf.md), and the caps carry the context's id.
+void the_current_device_is_asked_once_per_context(void**) {
+  assert_int_equal(caps_now().context_id, 1);
+  const int first = mock_cuda::get_device_call_count();
+  for (int i = 0; i < 10; ++i) assert_int_equal(caps_now().device, 0);
+  assert_int_equal(mock_cuda::get_device_call_count(), first);
+
+  mock_cuda::set_current_device(3);  // device 3's primary context
+  const DeviceCaps on_3 = caps_now();
+  assert_int_equal(on_3.device, 3);
+  assert_int_equal(on_3.context_id, 4);
+  assert_int_equal(mock_cuda::get_device_call_count(), first + 1);
+
+  mock_cuda::set_context_id(9);  // device 3 reset: a new context
+  assert_int_equal(caps_now().context_id, 9);
+  assert_int_equal(mock_cuda::get_device_call_count(), first + 2);
+
+  mock_cuda::set_context_id(0);  // none current yet: the runtime answers each time
+  assert_int_equal(caps_now().device, 3);
+  assert_int_equal(caps_now().context_id, 0);
+  assert_int_equal(mock_cuda::get_device_call_count(), first + 4);
+}
+
+// No device: no context is current either.
 void no_current_device_is_a_failure_and_not_cached(void**) {
   DeviceCaps caps{};
+  mock_cuda::set_context_id(0);
   mock_cuda::set_get_device_error(cudaErrorNoDevice);
   assert_false(bwgemm::current_device_caps(&caps));
   mock_cuda::set_get_device_error(cudaSuccess);
+  mock_cuda::set_context_id(1);
   assert_int_equal(caps_now().cc_major, 9);
 }
 
@@ -87,6 +115,7 @@ int main() {
       TEST(caps_are_the_runtimes_answers),
       TEST(the_runtime_is_asked_once_per_device),
       TEST(cached_caps_are_not_read_again),
+      TEST(the_current_device_is_asked_once_per_context),
       TEST(no_current_device_is_a_failure_and_not_cached),
       TEST(attribute_failure_is_a_failure_and_not_cached),
   };

@@ -27,7 +27,8 @@ int g_stream_count = 0;
 cudaStreamCaptureStatus g_capture = cudaStreamCaptureStatusNone;
 std::atomic<int> g_device_queries_during_capture{0};
 std::atomic<int> g_stream_device_queries{0};
-unsigned long long g_context_id = 1;
+// Each device's current context (its primary one), by id; 0: none.
+unsigned long long g_context_ids[kDeviceCount];
 std::atomic<int> g_encode_calls{0};
 CUresult g_encode_result = CUDA_SUCCESS;
 
@@ -46,7 +47,7 @@ void reset() {
   g_capture = cudaStreamCaptureStatusNone;
   g_device_queries_during_capture = 0;
   g_stream_device_queries = 0;
-  g_context_id = 1;
+  for (int d = 0; d < kDeviceCount; ++d) g_context_ids[d] = 1 + unsigned(d);
   g_encode_calls = 0;
   g_encode_result = CUDA_SUCCESS;
 }
@@ -54,7 +55,7 @@ void reset() {
 void set_encode_result(CUresult result) { g_encode_result = result; }
 int encode_call_count() { return g_encode_calls.load(); }
 
-void set_context_id(unsigned long long id) { g_context_id = id; }
+void set_context_id(unsigned long long id) { g_context_ids[g_current] = id; }
 
 void set_capture_status(cudaStreamCaptureStatus status) { g_capture = status; }
 int device_queries_during_capture() { return g_device_queries_during_capture.load(); }
@@ -127,13 +128,13 @@ extern "C" cudaError_t cudaStreamGetDevice(cudaStream_t stream, int* device) {
 namespace {
 
 CUresult ctx_get_current(CUcontext* context) {
-  *context = mock_cuda::g_context_id != 0 ? reinterpret_cast<CUcontext>(&mock_cuda::g_context_id)
-                                          : nullptr;
+  unsigned long long& id = mock_cuda::g_context_ids[mock_cuda::g_current];
+  *context = id != 0 ? reinterpret_cast<CUcontext>(&id) : nullptr;
   return CUDA_SUCCESS;
 }
 
-CUresult ctx_get_id(CUcontext, unsigned long long* id) {
-  *id = mock_cuda::g_context_id;
+CUresult ctx_get_id(CUcontext context, unsigned long long* id) {
+  *id = *reinterpret_cast<const unsigned long long*>(context);
   return CUDA_SUCCESS;
 }
 

@@ -45,7 +45,8 @@ int attribute_query_count();
 // process initialises a real runtime).
 int get_device_call_count();
 // The id cuCtxGetId (through cudaGetDriverEntryPointByVersion) reports for
-// the current context; 0: no current context (default 1).
+// the current device's context from now on; 0: no current context (default:
+// device d's is 1 + d).
 void set_context_id(unsigned long long id);
 // cuTensorMapEncodeTiled (through the same query): writes the map's words
 // as base, dims[0..2], strides[0..1], box[0..2], dtype, swizzle (then
