@@ -187,13 +187,27 @@ bwgemmReason_t decode_descriptor(const RealCublasLt& lt, cublasLtMatmulDesc_t de
   return BWGEMM_REASON_KERNEL_SELECTED;
 }
 
-// Everything the first step reads through the getters.
+// What the kernel step reads through the getters, the bias pointer aside
+// (each layer has its own).
+struct KernelAttributes {
+  bool read;               // filled in yet
+  bool extras_at_default;  // the layouts' extras and the unimplemented attributes
+  bool has_sm_count;
+  int32_t sm_count;
+  bool bias_readable;  // its type and batch stride
+  int32_t bias_type;
+  int64_t bias_stride;
+};
+
+// Everything the first step reads through the getters; the kernel step's
+// part is read on a kernel call's first use.
 struct DescriptorReading {
   bool layouts_readable;
   bwgemmReason_t layout_reason;  // the first refusal among the layouts
   Layout A, B, C, D;
   bwgemmReason_t desc_reason;
   DescFields desc;
+  KernelAttributes kernel;
 };
 
 void read_descriptors(const RealCublasLt& lt, const LtMatmulArgs& a, DescriptorReading* r) {
@@ -303,40 +317,77 @@ bool reading_key(const RealCublasLt& lt, const LtMatmulArgs& a, ReadingKey* key)
 // Each thread's last readings (a model's layers repeat a few shapes).
 thread_local RecentValues<ReadingKey, DescriptorReading, 8> t_readings;
 
+// The call whose reading is kept, and where: the kernel step, which follows
+// its call's first step on the same thread, fills in the kept reading's
+// part. NULL `reading`: the call has no key.
+struct CurrentReading {
+  const LtMatmulArgs* args;
+  DescriptorReading* reading;
+};
+thread_local CurrentReading t_current{nullptr, nullptr};
+
 void read_descriptors_once(const RealCublasLt& lt, const LtMatmulArgs& a, DescriptorReading* r) {
+  t_current = {&a, nullptr};
   ReadingKey key;
   if (!reading_key(lt, a, &key)) return read_descriptors(lt, a, r);
-  if (const DescriptorReading* kept = t_readings.find(key)) {
+  const DescriptorReading* kept = t_readings.find(key);
+  if (kept == nullptr) {
+    read_descriptors(lt, a, r);
+    kept = t_readings.keep(key, *r);
+  } else {
     *r = *kept;
-    return;
   }
-  read_descriptors(lt, a, r);
-  t_readings.keep(key, *r);
+  // (The entry is the thread's own; find hands it out read-only.)
+  t_current.reading = const_cast<DescriptorReading*>(kept);
+}
+
+void read_kernel_attributes(const RealCublasLt& lt, const LtMatmulArgs& a, KernelAttributes* out) {
+  *out = KernelAttributes{};
+  out->read = true;
+  out->extras_at_default = true;
+  // (D's layout object may be C's: read once.)
+  for (cublasLtMatrixLayout_t layout :
+       {a.Adesc, a.Bdesc, a.Cdesc, a.Ddesc == a.Cdesc ? nullptr : a.Ddesc})
+    if (layout != nullptr && !layout_extras_at_default(lt, layout)) out->extras_at_default = false;
+  if (out->extras_at_default && !unimplemented_attributes_at_default(lt, a.desc))
+    out->extras_at_default = false;
+  if (!out->extras_at_default) return;
+  out->has_sm_count = read_desc(lt, a.desc, CUBLASLT_MATMUL_DESC_SM_COUNT_TARGET, &out->sm_count);
+  out->bias_type = -1;
+  out->bias_readable =
+      read_desc(lt, a.desc, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &out->bias_type) &&
+      read_desc(lt, a.desc, CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE, &out->bias_stride);
+}
+
+// The bias pointer: from its place in the descriptor's bytes where that is
+// known (clear_bias), else through the getter.
+bool read_bias_pointer(const RealCublasLt& lt, cublasLtMatmulDesc_t desc, const void** out) {
+  const int offset = g_bias_offset.load(std::memory_order_relaxed);
+  if (offset < 0) return read_desc(lt, desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, out);
+  std::memcpy(out, reinterpret_cast<const char*>(desc) + offset, sizeof *out);
+  return true;
 }
 
 }  // namespace
 
-void forget_lt_readings() { t_readings = {}; }
+void forget_lt_readings() {
+  t_readings = {};
+  t_current = {nullptr, nullptr};
+}
 
 bwgemmReason_t decode_lt_kernel_attributes(const RealCublasLt& lt, const LtMatmulArgs& a,
                                            cudaDataType d_type, LtDecoded* out) {
-  // (D's layout object may be C's: read once.)
-  for (cublasLtMatrixLayout_t layout :
-       {a.Adesc, a.Bdesc, a.Cdesc, a.Ddesc == a.Cdesc ? nullptr : a.Ddesc})
-    if (layout != nullptr && !layout_extras_at_default(lt, layout))
-      return BWGEMM_REASON_LT_UNSUPPORTED;
-  const cublasLtMatmulDesc_t desc = a.desc;
-  if (!unimplemented_attributes_at_default(lt, desc)) return BWGEMM_REASON_LT_UNSUPPORTED;
-  int32_t sm_count = 0;
-  if (read_desc(lt, desc, CUBLASLT_MATMUL_DESC_SM_COUNT_TARGET, &sm_count))
-    out->sm_count_target = sm_count;
+  KernelAttributes unkept;
+  KernelAttributes* attributes = &unkept;
+  if (t_current.args == &a && t_current.reading != nullptr) attributes = &t_current.reading->kernel;
+  if (!attributes->read) read_kernel_attributes(lt, a, attributes);
+  if (!attributes->extras_at_default) return BWGEMM_REASON_LT_UNSUPPORTED;
+  if (attributes->has_sm_count) out->sm_count_target = attributes->sm_count;
   const void* bias_pointer = nullptr;
-  int32_t bias_type = -1;
-  int64_t bias_stride = 0;
-  if (!read_desc(lt, desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias_pointer) ||
-      !read_desc(lt, desc, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bias_type) ||
-      !read_desc(lt, desc, CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE, &bias_stride))
+  if (!attributes->bias_readable || !read_bias_pointer(lt, a.desc, &bias_pointer))
     return BWGEMM_REASON_INVALID_ARGUMENT;
+  const int32_t bias_type = attributes->bias_type;
+  const int64_t bias_stride = attributes->bias_stride;
   // cuBLASLt 13.1 refused (INVALID_VALUE) every epilogue without a bias
   // whose bias pointer, type and batch stride were set (measured on an
   // H200): any of them set there is cuBLASLt's to answer.

@@ -34,12 +34,13 @@ typedef struct Extra {
 } Extra;
 
 /* PyTorch's Linear with a bias (bf16, TN, 3072 x 8192 x 768), with `epilogue`,
- * D's order and `extra`. Returns cublasLtMatmul's status. */
-static cublasStatus_t linear(uint32_t epilogue, int32_t d_order, Extra extra) {
+ * D's order and `extra`; the bias pointer is left unset where `bias` is NULL.
+ * Returns cublasLtMatmul's status. */
+static cublasStatus_t linear_with(uint32_t epilogue, int32_t d_order, Extra extra,
+                                  const void* bias) {
   cublasLtMatmulDesc_t desc;
   cublasLtMatrixLayout_t a, b, c, d;
   const int32_t ta = CUBLAS_OP_T;
-  const void* bias = (const void*)0x7000000;
   const float alpha = 1.0f, beta = 0.0f;
   if (cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F) != CUBLAS_STATUS_SUCCESS ||
       cublasLtMatrixLayoutCreate(&a, CUDA_R_16BF, 768, 3072, 768) != CUBLAS_STATUS_SUCCESS ||
@@ -51,7 +52,8 @@ static cublasStatus_t linear(uint32_t epilogue, int32_t d_order, Extra extra) {
   }
   cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta);
   cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof epilogue);
-  cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias);
+  if (bias != NULL)
+    cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias);
   cublasLtMatrixLayoutSetAttribute(d, CUBLASLT_MATRIX_LAYOUT_ORDER, &d_order, sizeof d_order);
   if (extra.size != 0 && cublasLtMatmulDescSetAttribute(desc, extra.attr, &extra.value,
                                                         extra.size) != CUBLAS_STATUS_SUCCESS) {
@@ -67,6 +69,10 @@ static cublasStatus_t linear(uint32_t epilogue, int32_t d_order, Extra extra) {
   cublasLtMatrixLayoutDestroy(d);
   cublasLtMatmulDescDestroy(desc);
   return status;
+}
+
+static cublasStatus_t linear(uint32_t epilogue, int32_t d_order, Extra extra) {
+  return linear_with(epilogue, d_order, extra, (const void*)0x7000000);
 }
 
 /* How many lines of the log contain every one of `needles`. */
@@ -140,6 +146,19 @@ int main(int argc, char** argv) {
       ++failures;
     }
   }
+  /* A bias epilogue without a bias vector (never set, or set to NULL after a
+   * call with one) is refused as cuBLASLt's to report: bwgemm reads the bias
+   * pointer from the descriptor's bytes where it found cuBLASLt keeps it. */
+  const char* no_bias[] = {"bwgemm: cublasLtMatmul transa=1 transb=0 m=3072 n=8192 k=768",
+                           "epilogue=bias", "-> cublas (INVALID_ARGUMENT)"};
+  const Extra null_bias = {CUBLASLT_MATMUL_DESC_BIAS_POINTER, 0, 8, "BIAS_POINTER"};
+  linear_with(CUBLASLT_EPILOGUE_BIAS, CUBLASLT_ORDER_COL, none, NULL);
+  linear(CUBLASLT_EPILOGUE_BIAS, CUBLASLT_ORDER_COL, none);
+  linear(CUBLASLT_EPILOGUE_BIAS, CUBLASLT_ORDER_COL, null_bias);
+  expect(logged(argv[1], no_bias, 3) == 2, "a bias epilogue without a bias vector was not refused");
+  const char* with_bias[] = {"bwgemm: cublasLtMatmul transa=1 transb=0 m=3072 n=8192 k=768",
+                             "epilogue=bias", "-> cublas (NULL_HANDLE)"};
+  expect(logged(argv[1], with_bias, 3) == 1, "the bias epilogue with a bias was not decoded");
   printf("%s\n", failures ? "decode_real_getters: FAILED" : "decode_real_getters: ok");
   return failures ? 1 : 0;
 }

@@ -574,8 +574,9 @@ void policy_preference_skips_the_kernel_attributes(void**) {
   assert_forwarded(LtCase{}, BWGEMM_REASON_POLICY_PREFERS_CUBLAS, "policy prefers cuBLAS");
   const int forwarded_getters = lt.getter_call_count() - before;
   // Not read: plane offset and batch mode of 4 layouts, the 18 attributes
-  // that must hold their defaults, the SM target, the bias's 3.
-  assert_int_equal(kernel_getters - forwarded_getters, 4 * 2 + 18 + 1 + 3);
+  // that must hold their defaults, the SM target, the bias's type and batch
+  // stride (its pointer is read from the descriptor's bytes).
+  assert_int_equal(kernel_getters - forwarded_getters, 4 * 2 + 18 + 1 + 2);
 }
 
 // D described by C's layout object (PyTorch's Linear) is read once: its
@@ -632,10 +633,28 @@ void layers_with_their_own_bias_share_a_reading(void**) {
   assert_launched(layer1, "layer 1");
   const int before = mock_cublaslt().getter_call_count();
   const GemmProblem p = assert_launched(layer2, "layer 2");
-  // Only the kernel step's getters (layouts' extras, defaults, SM target,
-  // bias): the first step's reading is layer 1's.
-  assert_int_equal(mock_cublaslt().getter_call_count() - before, 4 * 2 + 18 + 1 + 3);
+  // No getter: both steps' readings are layer 1's, and the bias pointer is
+  // read from its place in the descriptor's bytes.
+  assert_int_equal(mock_cublaslt().getter_call_count() - before, 0);
   assert_ptr_equal(p.epilogue.bias, layer2.bias);
+}
+
+// The kernel step is read once per set of descriptors too: a repeated
+// kernel call makes no getter call (host time per call, docs/perf.md).
+void a_repeated_kernel_call_makes_no_getter_call(void**) {
+  const MockCublasLtControl& lt = mock_cublaslt();
+  LtCase c;
+  c.edit = [](cublasLtMatmulDesc_t desc, cublasLtMatrixLayout_t*) {
+    set_desc(desc, CUBLASLT_MATMUL_DESC_SM_COUNT_TARGET, int32_t{8});
+  };
+  int before = lt.getter_call_count();
+  assert_launched(c, "first call");
+  assert_true(lt.getter_call_count() > before);
+  before = lt.getter_call_count();
+  const GemmProblem p = assert_launched(c, "second call");
+  assert_int_equal(lt.getter_call_count(), before);
+  assert_int_equal(p.sm_count_target, 8);
+  assert_ptr_equal(p.epilogue.bias, c.bias);
 }
 
 // The bias pointer is cleared in a key's bytes, where it was found once: a
@@ -670,6 +689,14 @@ void a_changed_attribute_is_read_again(void**) {
   set_desc(d.desc, CUBLASLT_MATMUL_DESC_EPILOGUE, uint32_t{CUBLASLT_EPILOGUE_RELU_BIAS});
   assert_int_equal(invoke(call), CUBLAS_STATUS_SUCCESS);
   assert_int_equal(int(fake::record(0).last_problem.epilogue.activation), int(Activation::Relu));
+  // An attribute only the kernel step reads: one bwgemm does not implement,
+  // then set back to its default.
+  set_desc(d.desc, CUBLASLT_MATMUL_DESC_FAST_ACCUM, int8_t{1});
+  assert_int_equal(invoke(call), CUBLAS_STATUS_SUCCESS);
+  assert_int_equal(test::last_dispatch().reason, BWGEMM_REASON_LT_UNSUPPORTED);
+  set_desc(d.desc, CUBLASLT_MATMUL_DESC_FAST_ACCUM, int8_t{0});
+  assert_int_equal(invoke(call), CUBLAS_STATUS_SUCCESS);
+  assert_int_equal(test::last_dispatch().reason, BWGEMM_REASON_KERNEL_SELECTED);
   // TN -> NN: A (16 x 64 rows x cols) is now m = 16 by k = 64, which B's 16
   // rows contradict: cuBLASLt's to report.
   set_desc(d.desc, CUBLASLT_MATMUL_DESC_TRANSA, int32_t{CUBLAS_OP_N});
@@ -787,6 +814,7 @@ int main() {
       TEST(repeated_descriptors_are_read_once),
       TEST(layers_with_their_own_bias_share_a_reading),
       TEST(a_reading_key_makes_no_setter_call),
+      TEST(a_repeated_kernel_call_makes_no_getter_call),
       TEST(a_changed_attribute_is_read_again),
       TEST(more_shapes_than_kept_are_decoded_right),
       TEST(failed_launch_is_forwarded),
