@@ -11,13 +11,13 @@ template <class Key, class Value, int kSize>
 class RecentValues {
  public:
   // NULL when `key` is not kept.
-  const Value* find(const Key& key) const {
+  Value* find(const Key& key) {
     for (int i = 0; i < count_; ++i)
       if (entries_[i].key == key) return &entries_[i].value;
     return nullptr;
   }
 
-  const Value* keep(const Key& key, const Value& value) {
+  Value* keep(const Key& key, const Value& value) {
     Entry& entry = entries_[next_];
     entry = {key, value};
     next_ = (next_ + 1) % kSize;

@@ -15,18 +15,18 @@ namespace {
 std::atomic<bool> g_map_failure_warned{false};
 std::atomic<bool> g_launch_failure_warned{false};
 
-// build_launch's inputs, and what it built from them.
+// build_launch's inputs, and what it built from them. The guard's error flag
+// is not part of the key: a guarded family's every call has a tag of its own,
+// written into the build it launches.
 struct BuildKey {
   const VariantCatalog* catalog;
   GemmProblem problem;
   int config;
-  ErrorFlag error_flag;
   uint64_t wait_budget_ns;
 };
 
 bool operator==(const BuildKey& x, const BuildKey& y) {
   return x.catalog == y.catalog && x.problem == y.problem && x.config == y.config &&
-         x.error_flag.word == y.error_flag.word && x.error_flag.tag == y.error_flag.tag &&
          x.wait_budget_ns == y.wait_budget_ns;
 }
 
@@ -54,23 +54,27 @@ bwgemmReason_t build_anew(const BuildKey& key, const KernelVariant** variant, Ge
                   key.catalog->family_name);
     return BWGEMM_REASON_LAUNCH_FAILED;
   }
-  params->error_flag = key.error_flag;
   params->wait_budget_ns = key.wait_budget_ns;
   return BWGEMM_REASON_KERNEL_SELECTED;
 }
 
-// The calling thread's kept build for the arguments, or a new one, kept;
-// valid until its next call. NULL, with the reason, when none can be made.
+// The calling thread's kept build for the arguments, or a new one, kept,
+// with `error_flag`; valid until its next call. NULL, with the reason, when
+// none can be made.
 const Build* find_or_build(const VariantCatalog& catalog, const GemmProblem& p, int config,
                            ErrorFlag error_flag, bwgemmReason_t* reason) {
   // (k is the view's depth.)
-  const BuildKey key{&catalog, p, config, error_flag,
-                     wait_budget_ns(env_config().wait_timeout_ms, p.k)};
+  const BuildKey key{&catalog, p, config, wait_budget_ns(env_config().wait_timeout_ms, p.k)};
   *reason = BWGEMM_REASON_KERNEL_SELECTED;
-  if (const Build* kept = t_builds.find(key)) return kept;
-  Build build;
-  *reason = build_anew(key, &build.variant, &build.params);
-  return *reason == BWGEMM_REASON_KERNEL_SELECTED ? t_builds.keep(key, build) : nullptr;
+  Build* build = t_builds.find(key);
+  if (build == nullptr) {
+    Build made;
+    *reason = build_anew(key, &made.variant, &made.params);
+    if (*reason != BWGEMM_REASON_KERNEL_SELECTED) return nullptr;
+    build = t_builds.keep(key, made);
+  }
+  build->params.error_flag = error_flag;
+  return build;
 }
 
 }  // namespace

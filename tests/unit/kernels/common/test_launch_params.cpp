@@ -775,12 +775,14 @@ void launch_gemm_enqueues_or_forwards_with_a_warning(void**) {
     assert_int_equal(int(r.status), int(bwgemm::LaunchStatus::kForward));
     assert_int_equal(r.reason, BWGEMM_REASON_LAUNCH_FAILED);
 
-    // (Another tag: the call above's build is kept, and copied, not encoded.)
+    // (Another problem: the call above's build is kept, and copied, not encoded.)
     g_launch_error = cudaSuccess;
     g_launched_variant = nullptr;
     g_encoded.clear();
     g_fail_call = 0;
-    r = bwgemm::launch_gemm(catalog, p, caps, 0, {&flag, 8});
+    GemmProblem moved = p;
+    moved.a = static_cast<const char*>(p.a) + 4096;
+    r = bwgemm::launch_gemm(catalog, moved, caps, 0, {&flag, 8});
     assert_int_equal(int(r.status), int(bwgemm::LaunchStatus::kForward));
     assert_null(g_launched_variant);
     g_fail_call = -1;
@@ -805,9 +807,11 @@ void launch_gemm_enqueues_or_forwards_with_a_warning(void**) {
 }
 
 // A build repeated on a thread is copied, not encoded again; any field of
-// the problem (a host scalar by its bits), the configuration or the guard's
-// flag builds anew; another thread builds its own. The defect it guards: the
-// kernel path spent most of its host time rebuilding the same parameters.
+// the problem (a host scalar by its bits) or the configuration builds anew;
+// another thread builds its own. The defect it guards: the kernel path spent
+// most of its host time rebuilding the same parameters. A guarded family's
+// calls each carry a new tag: the tag is written into the kept build (the
+// defect: it was part of the key, so a guarded family never found a build).
 void a_repeated_build_is_kept(void**) {
   const bwgemm::VariantCatalog catalog = {"sm90", bwgemm::sm90::select_variant,
                                           bwgemm::sm90::tile_shape};
@@ -838,9 +842,19 @@ void a_repeated_build_is_kept(void**) {
     assert_int_equal(g_encoded.size(), encodes);
   }
   g_encoded.clear();
-  assert_int_equal(bwgemm::build_launch(catalog, p, 0, {&flag, 4}, &variant, &again),
+  assert_int_equal(bwgemm::build_launch(catalog, p, 1, {&flag, 3}, &variant, &again),
                    BWGEMM_REASON_KERNEL_SELECTED);
   assert_int_equal(g_encoded.size(), encodes);
+  g_encoded.clear();
+  for (uint32_t tag : {4u, 5u}) {
+    assert_int_equal(bwgemm::build_launch(catalog, p, 0, {&flag, tag}, &variant, &again),
+                     BWGEMM_REASON_KERNEL_SELECTED);
+    assert_int_equal(g_encoded.size(), 0);
+    assert_ptr_equal(again.error_flag.word, &flag);
+    assert_int_equal(again.error_flag.tag, tag);
+    again.error_flag = first.error_flag;
+    assert_memory_equal(&first, &again, sizeof first);
+  }
   // Another thread keeps its own.
   std::thread([&] {
     g_encoded.clear();
