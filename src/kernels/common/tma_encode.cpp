@@ -39,6 +39,18 @@ EncodeTiled encode_entry_point() {
 // calling the driver (host time per call, docs/perf.md).
 thread_local RecentValues<TmaMapSpec, CUtensorMap, 8> t_recent;
 
+// How much L2 fetches around a box row it misses on. A row of a 128-byte
+// swizzled box is 128 bytes; where rows start off 128-byte boundaries (the
+// base or a pitch not a multiple of 128 bytes, as in row classes) each spans
+// two lines, and 256-byte promotion fetched up to 512 bytes for it: GPT-2's
+// input gradient read twice the memory and ran 26 % slower than with 128
+// (docs/perf.md v18). Aligned rows keep 256, as measured throughout.
+CUtensorMapL2promotion l2_promotion(const TmaMapSpec& s) {
+  const bool aligned = reinterpret_cast<uintptr_t>(s.base) % 128 == 0 && s.strides[0] % 128 == 0 &&
+                       s.strides[1] % 128 == 0;
+  return aligned ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B : CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
+}
+
 bool encode_with_driver(const TmaMapSpec& s, CUtensorMap* out) {
   EncodeTiled encode = encode_entry_point();
   if (encode == nullptr) return false;
@@ -49,7 +61,7 @@ bool encode_with_driver(const TmaMapSpec& s, CUtensorMap* out) {
   // Out-of-bounds loads fill zeros (FLOAT_OOB_FILL_NONE), which the kernels
   // rely on for partial tiles.
   return encode(out, s.dtype, 3, const_cast<void*>(s.base), dims, strides, box, element_strides,
-                CU_TENSOR_MAP_INTERLEAVE_NONE, s.swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                CU_TENSOR_MAP_INTERLEAVE_NONE, s.swizzle, l2_promotion(s),
                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 

@@ -142,7 +142,7 @@ CUresult ctx_get_id(CUcontext context, unsigned long long* id) {
 CUresult encode_tiled(CUtensorMap* map, CUtensorMapDataType dtype, cuuint32_t rank, void* base,
                       const cuuint64_t* dims, const cuuint64_t* strides, const cuuint32_t* box,
                       const cuuint32_t*, CUtensorMapInterleave, CUtensorMapSwizzle swizzle,
-                      CUtensorMapL2promotion, CUtensorMapFloatOOBfill) {
+                      CUtensorMapL2promotion promotion, CUtensorMapFloatOOBfill) {
   ++mock_cuda::g_encode_calls;
   if (mock_cuda::g_encode_result != CUDA_SUCCESS || rank != 3) return mock_cuda::g_encode_result;
   const cuuint64_t words[16] = {reinterpret_cast<cuuint64_t>(base),
@@ -155,7 +155,8 @@ CUresult encode_tiled(CUtensorMap* map, CUtensorMapDataType dtype, cuuint32_t ra
                                 box[1],
                                 box[2],
                                 cuuint64_t(dtype),
-                                cuuint64_t(swizzle)};
+                                cuuint64_t(swizzle),
+                                cuuint64_t(promotion)};
   for (int i = 0; i < 16; ++i) map->opaque[i] = words[i];
   return CUDA_SUCCESS;
 }

@@ -49,8 +49,8 @@ int get_device_call_count();
 // device d's is 1 + d).
 void set_context_id(unsigned long long id);
 // cuTensorMapEncodeTiled (through the same query): writes the map's words
-// as base, dims[0..2], strides[0..1], box[0..2], dtype, swizzle (then
-// zeros), or returns the result set here instead (default CUDA_SUCCESS);
+// as base, dims[0..2], strides[0..1], box[0..2], dtype, swizzle, L2
+// promotion (then zeros), or returns the result set here instead (default CUDA_SUCCESS);
 // calls since reset(), from all threads.
 void set_encode_result(CUresult result);
 int encode_call_count();
