@@ -187,9 +187,11 @@ bwgemmReason_t decode_descriptor(const RealCublasLt& lt, cublasLtMatmulDesc_t de
   return BWGEMM_REASON_KERNEL_SELECTED;
 }
 
+}  // namespace
+
 // What the kernel step reads through the getters, the bias pointer aside
 // (each layer has its own).
-struct KernelAttributes {
+struct LtKernelAttributes {
   bool read;               // filled in yet
   bool extras_at_default;  // the layouts' extras and the unimplemented attributes
   bool has_sm_count;
@@ -199,6 +201,8 @@ struct KernelAttributes {
   int64_t bias_stride;
 };
 
+namespace {
+
 // Everything the first step reads through the getters; the kernel step's
 // part is read on a kernel call's first use.
 struct DescriptorReading {
@@ -207,7 +211,7 @@ struct DescriptorReading {
   Layout A, B, C, D;
   bwgemmReason_t desc_reason;
   DescFields desc;
-  KernelAttributes kernel;
+  LtKernelAttributes kernel;
 };
 
 void read_descriptors(const RealCublasLt& lt, const LtMatmulArgs& a, DescriptorReading* r) {
@@ -317,32 +321,26 @@ bool reading_key(const RealCublasLt& lt, const LtMatmulArgs& a, ReadingKey* key)
 // Each thread's last readings (a model's layers repeat a few shapes).
 thread_local RecentValues<ReadingKey, DescriptorReading, 8> t_readings;
 
-// The call whose reading is kept, and where: the kernel step, which follows
-// its call's first step on the same thread, fills in the kept reading's
-// part. NULL `reading`: the call has no key.
-struct CurrentReading {
-  const LtMatmulArgs* args;
-  DescriptorReading* reading;
-};
-thread_local CurrentReading t_current{nullptr, nullptr};
-
-void read_descriptors_once(const RealCublasLt& lt, const LtMatmulArgs& a, DescriptorReading* r) {
-  t_current = {&a, nullptr};
+// Reads the descriptors, or copies the thread's kept reading of them;
+// returns where that reading is kept (NULL: the call has no key).
+DescriptorReading* read_descriptors_once(const RealCublasLt& lt, const LtMatmulArgs& a,
+                                         DescriptorReading* r) {
   ReadingKey key;
-  if (!reading_key(lt, a, &key)) return read_descriptors(lt, a, r);
-  const DescriptorReading* kept = t_readings.find(key);
-  if (kept == nullptr) {
+  if (!reading_key(lt, a, &key)) {
     read_descriptors(lt, a, r);
-    kept = t_readings.keep(key, *r);
-  } else {
-    *r = *kept;
+    return nullptr;
   }
-  // (The entry is the thread's own; find hands it out read-only.)
-  t_current.reading = const_cast<DescriptorReading*>(kept);
+  if (DescriptorReading* kept = t_readings.find(key)) {
+    *r = *kept;
+    return kept;
+  }
+  read_descriptors(lt, a, r);
+  return t_readings.keep(key, *r);
 }
 
-void read_kernel_attributes(const RealCublasLt& lt, const LtMatmulArgs& a, KernelAttributes* out) {
-  *out = KernelAttributes{};
+void read_kernel_attributes(const RealCublasLt& lt, const LtMatmulArgs& a,
+                            LtKernelAttributes* out) {
+  *out = LtKernelAttributes{};
   out->read = true;
   out->extras_at_default = true;
   // (D's layout object may be C's: read once.)
@@ -370,16 +368,12 @@ bool read_bias_pointer(const RealCublasLt& lt, cublasLtMatmulDesc_t desc, const 
 
 }  // namespace
 
-void forget_lt_readings() {
-  t_readings = {};
-  t_current = {nullptr, nullptr};
-}
+void forget_lt_readings() { t_readings = {}; }
 
 bwgemmReason_t decode_lt_kernel_attributes(const RealCublasLt& lt, const LtMatmulArgs& a,
                                            cudaDataType d_type, LtDecoded* out) {
-  KernelAttributes unkept;
-  KernelAttributes* attributes = &unkept;
-  if (t_current.args == &a && t_current.reading != nullptr) attributes = &t_current.reading->kernel;
+  LtKernelAttributes unkept{};
+  LtKernelAttributes* attributes = out->kept_attributes != nullptr ? out->kept_attributes : &unkept;
   if (!attributes->read) read_kernel_attributes(lt, a, attributes);
   if (!attributes->extras_at_default) return BWGEMM_REASON_LT_UNSUPPORTED;
   if (attributes->has_sm_count) out->sm_count_target = attributes->sm_count;
@@ -431,7 +425,8 @@ bwgemmReason_t decode_lt_call(const RealCublasLt& lt, const LtMatmulArgs& a, Raw
   if (a.desc == nullptr) return BWGEMM_REASON_INVALID_ARGUMENT;
 
   DescriptorReading r{};
-  read_descriptors_once(lt, a, &r);
+  if (DescriptorReading* kept = read_descriptors_once(lt, a, &r))
+    out->kept_attributes = &kept->kernel;
   if (!r.layouts_readable) return BWGEMM_REASON_INVALID_ARGUMENT;
   const Layout &A = r.A, &B = r.B, &C = r.C, &D = r.D;
   call->compute = r.desc.compute;

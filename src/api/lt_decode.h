@@ -26,7 +26,8 @@ namespace bwgemm {
 bwgemmReason_t decode_lt_call(const RealCublasLt& lt, const LtMatmulArgs& args, RawCall* call,
                               LtDecoded* decoded);
 
-// The second step, after decode_lt_call succeeded: the bias vector, the SM
+// The second step, after decode_lt_call succeeded on this thread with the
+// same `decoded` (whose kept reading it completes): the bias vector, the SM
 // target, and the attributes bwgemm does not implement (which must hold
 // their defaults: LT_UNSUPPORTED otherwise, as for a plane offset or batch
 // mode). INVALID_ARGUMENT or UNSUPPORTED_TYPES for a bias cuBLASLt must

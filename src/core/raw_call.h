@@ -49,6 +49,9 @@ struct LtMatmulArgs {
   cudaStream_t stream;
 };
 
+// The kernel step's part of a kept descriptor reading (api/lt_decode.cpp).
+struct LtKernelAttributes;
+
 // What a cublasLtMatmul call's descriptors say beyond the cuBLAS fields of
 // RawCall (which its decoder fills: sizes, types, ops, lds, strides, batch,
 // compute). D is a separate matrix of C's type; C may be NULL when beta == 0.
@@ -62,6 +65,9 @@ struct LtDecoded {
   bool bias_epilogue;  // the epilogue adds a bias (known before the bias is read)
   Epilogue epilogue;
   int sm_count_target;
+  // Where the calling thread keeps the kernel step's reading of these
+  // descriptors, valid until its next decode; NULL: not kept.
+  LtKernelAttributes* kept_attributes;
 };
 
 // Narrow (int) entry points store their sizes widened to int64_t; narrowing
