@@ -198,6 +198,23 @@ std::vector<Run> matrix() {
     d.out_of_place = i == 2;
     runs.push_back({d, 4, 0});
   }
+  // ... with the weight contiguous along its rows (NN, m a multiple of 8):
+  // a partial 32-row group (88), groups past the last CTA's rows (40 of 64),
+  // K past a 32-k half and off a K step (200, 72), beta != 0, fp32 output,
+  // odd ldc, one and four token blocks; m = 90 is not the kernel's (forwarded).
+  const int64_t nn_tokens[][3] = {{88, 5, 200}, {40, 29, 72}, {296, 12, 1032}, {90, 3, 64}};
+  for (int i = 0; i < 4; ++i) {
+    GemmCase d;
+    d.ab = i % 2 ? DType::F16 : DType::BF16;
+    d.c = i == 1 ? DType::F32 : d.ab;
+    d.m = nn_tokens[i][0];
+    d.n = nn_tokens[i][1];
+    d.k = nn_tokens[i][2];
+    d.beta = i == 1 ? -0.5f : i == 2 ? 1.0f : 0.0f;
+    d.integers = i != 1;
+    d.minimal_ld = i == 1;
+    runs.push_back({d, 4, 0});
+  }
   // cuBLASLt's epilogues (PyTorch's Linear is TN): bias per row of D of the
   // output type or fp32, ReLU, GELU; D apart from C; batches with a bias each.
   const auto epilogue = [&](DType ab, DType out, bool bias, DType bias_type, Activation act,

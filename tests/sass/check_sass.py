@@ -83,14 +83,15 @@ def sm90_config_rules():
 LOCAL_MEMORY = [r"^LDL\b", r"^STL\b"]
 
 
-def decode(ab=r"[\w:]+"):
+def decode(ab=r"[\w:]+", shape=r"\d+"):
     """The decode kernels of decode::Config<AB, Out, kShape>."""
     return (r"^void bwgemm::decode::decode_kernel<bwgemm::decode::Config<"
-            rf"{ab}, [\w:]+, \d+> >\(bwgemm::decode::DecodeParams\)$")
+            rf"{ab}, [\w:]+, {shape}> >\(bwgemm::decode::DecodeParams\)$")
 
 
-# 4 type pairs x the shapes of src/kernels/decode/config.h.
-DECODE_KERNELS = 4 * 3
+# 4 type pairs x the shapes of src/kernels/decode/config.h: 3 for a
+# K-contiguous weight, then 3 for a weight contiguous along its rows.
+DECODE_KERNELS = 4 * 6
 
 
 @dataclass
@@ -219,6 +220,18 @@ RULES = [
         ],
         forbid=LOCAL_MEMORY + [r"^HGMMA\b", r"^UTMALDG\b"],
         count=DECODE_KERNELS,
+    ),
+    Rule(
+        "decode kernel, weight contiguous along its rows",
+        decode(shape="[345]"),
+        require=[r"^MOVM\.16\.MT88\b"],
+        count=DECODE_KERNELS // 2,
+    ),
+    Rule(
+        "decode kernel, K-contiguous weight",
+        decode(shape="[012]"),
+        forbid=[r"^MOVM\b"],
+        count=DECODE_KERNELS // 2,
     ),
     Rule(
         "decode fp16 operands",

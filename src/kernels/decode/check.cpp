@@ -12,7 +12,7 @@ namespace {
 
 // 16-byte vector loads: the same condition as TMA's.
 bool vector_loadable(const OperandView& op, DType type) {
-  return !op.mn_major && tma_addressable(op.base, op.ld, op.stride, type);
+  return tma_addressable(op.base, op.ld, op.stride, type);
 }
 
 }  // namespace
@@ -21,11 +21,18 @@ bwgemmReason_t check(const GemmProblem& p, const DeviceCaps& caps) {
   const KernelView v = to_kernel_view(p);
   const bool fits = v.rows >= 1 && v.rows <= kMaxTokens && v.cols >= 1 && v.cols <= INT_MAX &&
                     v.depth <= INT_MAX && v.depth % 8 == 0 && v.batch >= 1 &&
-                    (v.cols + 15) / 16 * v.batch <= INT_MAX &&
+                    (v.cols + 15) / 16 * v.batch <= INT_MAX && !v.row_operand.mn_major &&
                     vector_loadable(v.row_operand, v.ab_type) &&
+                    (!v.col_operand.mn_major || v.cols % 8 == 0) &&
                     vector_loadable(v.col_operand, v.ab_type) &&
                     (p.sm_count_target == 0 || p.sm_count_target >= caps.sm_count);
   return fits ? BWGEMM_REASON_KERNEL_SELECTED : BWGEMM_REASON_UNSUPPORTED_LAYOUT;
+}
+
+int64_t ctas(const GemmProblem& p) {
+  const KernelView v = to_kernel_view(p);
+  const int64_t cols = cta_cols(kShapes[shape_for(v.rows, v.col_operand.mn_major)]);
+  return (v.cols + cols - 1) / cols * v.batch;
 }
 
 }  // namespace bwgemm::decode

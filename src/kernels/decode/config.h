@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The decode kernel's shapes: one per token count class, measured with
-// bwgemm-bench (docs/perf.md). A CTA of 8 warps owns 16 x weight_blocks rows
-// of the weight over all of K; its warps take turns along K in steps of 64
-// (one 128-byte line of each row) and add their partial sums in a fixed
-// order at the end, so results are bitwise reproducible.
+// The decode kernel's shapes: one per token count class and weight layout,
+// measured with bwgemm-bench (docs/perf.md). A CTA of 8 warps owns 16 x
+// weight_blocks rows of the weight over all of K; its warps take turns along
+// K in steps of 64 and add their partial sums in a fixed order at the end,
+// so results are bitwise reproducible.
 #pragma once
 
 #include <cstdint>
@@ -20,11 +20,17 @@ struct Shape {
   int weight_blocks;  // 16 weight rows each (mma M), per warp
   int unroll;         // K steps whose loads are in flight at once, per warp
   int min_ctas_per_sm;
+  // The weight is contiguous along its rows' index (cuBLAS NN: the view's
+  // columns) rather than along K. Its lanes load 8 rows' values at one k and
+  // transpose them in registers (decode_kernel.cuh); weight_blocks is even.
+  bool weight_mn_major;
 };
 
-// <= 8, <= 16 and <= 32 tokens (the unroll and shape of each measured
-// against others on an H100: docs/perf.md v11).
-inline constexpr Shape kShapes[] = {{1, 1, 8, 2}, {2, 1, 2, 2}, {4, 1, 1, 2}};
+// <= 8, <= 16 and <= 32 tokens, K-contiguous weight (the unroll and shape of
+// each measured against others on an H100: docs/perf.md v11), then the same
+// for a weight contiguous along its rows (docs/perf.md v19).
+inline constexpr Shape kShapes[] = {{1, 1, 8, 2, false}, {2, 1, 2, 2, false}, {4, 1, 1, 2, false},
+                                    {1, 2, 8, 2, true},  {2, 2, 1, 2, true},  {4, 2, 1, 2, true}};
 constexpr int kShapeCount = int(sizeof kShapes / sizeof kShapes[0]);
 
 // Weight rows per CTA.
@@ -35,8 +41,10 @@ constexpr uint32_t smem_bytes(const Shape& s) {
   return uint32_t(kWarps * s.weight_blocks * s.token_blocks * 4 * 32) * sizeof(float);
 }
 
-// The shape for `tokens` (1 .. kMaxTokens).
-constexpr int shape_for_tokens(int64_t tokens) { return tokens <= 8 ? 0 : tokens <= 16 ? 1 : 2; }
+// The shape for `tokens` (1 .. kMaxTokens) and the weight's layout.
+constexpr int shape_for(int64_t tokens, bool weight_mn_major) {
+  return (tokens <= 8 ? 0 : tokens <= 16 ? 1 : 2) + (weight_mn_major ? 3 : 0);
+}
 
 template <class AB_, class Out_, int kShape_>
 struct Config {
@@ -50,7 +58,9 @@ struct Config {
   static constexpr int kCtaCols = cta_cols(kShape);
   static constexpr int kUnroll = kShape.unroll;
   static constexpr int kMinCtasPerSm = kShape.min_ctas_per_sm;
+  static constexpr bool kWeightMnMajor = kShape.weight_mn_major;
   static constexpr int kStepK = 64;
+  static_assert(!kWeightMnMajor || kWeightBlocks % 2 == 0, "32-row weight groups");
 };
 
 }  // namespace bwgemm::decode

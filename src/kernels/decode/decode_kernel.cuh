@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
 // The decode kernel: D = epilogue(alpha * x W^T + beta * C) for a weight W
-// (the view's columns, K-contiguous) read once from memory and up to 32
-// tokens x (the view's rows, K-contiguous): cuBLAS's TN GEMM of an LLM's
-// decode step. Memory-bound, so no shared-memory staging and no TMA: every
-// lane loads 16 bytes (8 consecutive k) of weight rows and tokens straight
-// into registers and feeds mma.sync. A lane's 8 values fill the k slots its
-// fragments own in two m16n8k16 steps; weight and token fragments use the same
-// assignment, and a dot product does not depend on the order of its k.
+// (the view's columns, K-contiguous or contiguous along its rows) read once
+// from memory and up to 32 tokens x (the view's rows, K-contiguous): cuBLAS's
+// TN or NN GEMM of an LLM's decode step. Memory-bound, so no shared-memory
+// staging and no TMA: every lane loads 16 bytes of weight and tokens straight
+// into registers and feeds mma.sync. A token lane's 8 consecutive k fill the k
+// slots its fragments own in two m16n8k16 steps; the weight's fragments give
+// the same k the same slots, and a dot product does not depend on the order
+// of its k.
 #pragma once
+
+#include <type_traits>
 
 #include "kernels/common/epilogue.cuh"
 #include "kernels/common/epilogue_ops.cuh"
@@ -23,28 +26,148 @@ namespace bwgemm::decode {
 template <class Cfg>
 using Accumulators = float[Cfg::kWeightBlocks][Cfg::kTokenBlocks][4];
 
+// The A fragments of one mma of a 32-k half: [weight block][register]
+// (ptx::mma_m16n8k16's a). The tokens' fragments of mma 0 of a half are the
+// x and y registers of lane q's 16-byte load of k 8q..8q+7 of the half, those
+// of mma 1 its z and w; a weight layout gives the same k the same slots.
+template <class Cfg>
+using WeightFragments = uint32_t[Cfg::kWeightBlocks][4];
+
+BWGEMM_DEVICE uint32_t word(const uint4& v, int i) {
+  return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
+}
+
+// A K-contiguous weight (cuBLAS TN): lane g * 4 + q loads k 8q..8q+7 of each
+// 32-k half of rows g and g + 8 of each block, its fragments as they are.
+template <class Cfg>
+struct KMajorWeight {
+  using AB = typename Cfg::AB;
+  static constexpr int kWB = Cfg::kWeightBlocks;
+  static constexpr int kLoads = kWB * 2 * 2;  // [block][row g / g + 8][k half]
+
+  const AB* row[kWB][2];
+  bool in[kWB][2];
+  int32_t depth;
+
+  BWGEMM_DEVICE KMajorWeight(const DecodeParams& p, const AB* weight, int64_t col0, int g, int q)
+      : depth(p.depth) {
+#pragma unroll
+    for (int wb = 0; wb < kWB; ++wb)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int64_t col = col0 + 16 * wb + 8 * h + g;
+        in[wb][h] = col < p.cols;
+        row[wb][h] = weight + (in[wb][h] ? col : 0) * p.weight_ld + 8 * q;
+      }
+  }
+
+  // K past the weight reads as zeros (depth % 8 == 0: a lane's 8 k are all
+  // inside or all outside).
+  BWGEMM_DEVICE void load(int64_t k0, int q, uint4 (&w)[kLoads]) const {
+#pragma unroll
+    for (int kh = 0; kh < 2; ++kh) {
+      const int64_t k = k0 + 32 * kh;
+      const bool k_in = k + 8 * q < depth;
+#pragma unroll
+      for (int wb = 0; wb < kWB; ++wb)
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+          w[(wb * 2 + h) * 2 + kh] =
+              k_in && in[wb][h] ? ptx::load_streamed_16(row[wb][h] + k) : uint4{};
+    }
+  }
+
+  BWGEMM_DEVICE static void fragments(const uint4 (&w)[kLoads], int kh, int m,
+                                      WeightFragments<Cfg>& a) {
+#pragma unroll
+    for (int wb = 0; wb < kWB; ++wb)
+#pragma unroll
+      for (int r = 0; r < 4; ++r) a[wb][r] = word(w[(wb * 2 + r % 2) * 2 + kh], 2 * m + r / 2);
+  }
+
+  // Weight row `cl` of the CTA: its block and row (0..15) in the fragments.
+  BWGEMM_DEVICE static void fragment_row(int cl, int& wb, int& row) {
+    wb = cl / 16;
+    row = cl % 16;
+  }
+};
+
+// A weight contiguous along its rows (cuBLAS NN), in groups of 32 rows: lane
+// g * 4 + q loads rows 8q..8q+7 at k = 8(g / 2) + g % 2 + 2i of each 32-k
+// half (i = 0..3). Register j of load i, over the warp, is an 8 x 8 matrix
+// whose row g is that k and whose column pair q is rows 8q + 2j and + 1;
+// transposed, lane g * 4 + q holds k 8q + 2i and + 1 of row 8(g / 2) + 2j +
+// g % 2: the k its tokens' register i holds. Block b of the group takes
+// j = 2b for its rows g and 2b + 1 for its rows g + 8.
+template <class Cfg>
+struct MnMajorWeight {
+  using AB = typename Cfg::AB;
+  static constexpr int kGroups = Cfg::kWeightBlocks / 2;
+  static constexpr int kLoads = kGroups * 2 * 4;  // [group][k half][i]
+
+  const AB* col[kGroups];
+  bool in[kGroups];
+  int64_t ld;
+  int32_t depth;
+  int lane_k;
+
+  BWGEMM_DEVICE MnMajorWeight(const DecodeParams& p, const AB* weight, int64_t col0, int g, int q)
+      : ld(p.weight_ld), depth(p.depth), lane_k(8 * (g / 2) + g % 2) {
+#pragma unroll
+    for (int gr = 0; gr < kGroups; ++gr) {
+      const int64_t c = col0 + 32 * gr + 8 * q;  // cols % 8 == 0: all 8 inside or outside
+      in[gr] = c < p.cols;
+      col[gr] = weight + (in[gr] ? c : 0);
+    }
+  }
+
+  BWGEMM_DEVICE void load(int64_t k0, int, uint4 (&w)[kLoads]) const {
+#pragma unroll
+    for (int kh = 0; kh < 2; ++kh)
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        const int64_t k = k0 + 32 * kh + lane_k + 2 * i;
+#pragma unroll
+        for (int gr = 0; gr < kGroups; ++gr)
+          w[(gr * 2 + kh) * 4 + i] =
+              k < depth && in[gr] ? ptx::load_streamed_16(col[gr] + k * ld) : uint4{};
+      }
+  }
+
+  BWGEMM_DEVICE static void fragments(const uint4 (&w)[kLoads], int kh, int m,
+                                      WeightFragments<Cfg>& a) {
+#pragma unroll
+    for (int gr = 0; gr < kGroups; ++gr)
+#pragma unroll
+      for (int ih = 0; ih < 2; ++ih)  // load i = 2m + ih: k slots 8 ih on
+#pragma unroll
+        for (int j = 0; j < 4; ++j)  // block 2 gr + j / 2, rows 8 (j % 2) on
+          a[2 * gr + j / 2][(j % 2) + 2 * ih] =
+              ptx::movmatrix_trans(word(w[(gr * 2 + kh) * 4 + 2 * m + ih], j));
+  }
+
+  BWGEMM_DEVICE static void fragment_row(int cl, int& wb, int& row) {
+    const int c = cl % 32;  // = 8 (g / 2) + 4 b + 2 h + g % 2
+    wb = 2 * (cl / 32) + c % 8 / 4;
+    row = 2 * (c / 8) + c % 2 + 8 * (c % 4 / 2);
+  }
+};
+
+template <class Cfg>
+using Weight = std::conditional_t<Cfg::kWeightMnMajor, MnMajorWeight<Cfg>, KMajorWeight<Cfg>>;
+
 // One warp's share of the CTA's sum over K: steps warp, warp + kWarps, ...
-// Rows, tokens and k past the matrices read as zeros (depth % 8 == 0, so a
-// lane's 8 k are all inside or all outside).
+// Rows, tokens and k past the matrices read as zeros (depth % 8 == 0).
 template <class Cfg>
 BWGEMM_DEVICE void accumulate(const DecodeParams& p, int64_t batch, int64_t col0, int warp,
                               int lane, Accumulators<Cfg>& acc) {
   using AB = typename Cfg::AB;
+  using W = Weight<Cfg>;
   constexpr int kWB = Cfg::kWeightBlocks, kTB = Cfg::kTokenBlocks, kU = Cfg::kUnroll;
   const int g = lane / 4, q = lane % 4;
-  const AB* weight = static_cast<const AB*>(p.weight) + batch * p.weight_stride + 8 * q;
+  const W weight(p, static_cast<const AB*>(p.weight) + batch * p.weight_stride, col0, g, q);
   const AB* tokens = static_cast<const AB*>(p.tokens) + batch * p.tokens_stride + 8 * q;
-  // Weight rows g and g + 8 of each block, token g of each block.
-  const AB* w_row[kWB][2];
-  bool w_in[kWB][2];
-#pragma unroll
-  for (int wb = 0; wb < kWB; ++wb)
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const int64_t col = col0 + 16 * wb + 8 * h + g;
-      w_in[wb][h] = col < p.cols;
-      w_row[wb][h] = weight + (w_in[wb][h] ? col : 0) * p.weight_ld;
-    }
+  // Token g of each block.
   const AB* t_row[kTB];
   bool t_in[kTB];
 #pragma unroll
@@ -55,36 +178,37 @@ BWGEMM_DEVICE void accumulate(const DecodeParams& p, int64_t batch, int64_t col0
 
   const int steps = (p.depth + Cfg::kStepK - 1) / Cfg::kStepK;
   for (int s = warp; s < steps; s += Cfg::kWarps * kU) {
-    // [step][block][row g / g + 8][k half], [step][block][k half]
-    uint4 w[kU][kWB][2][2], t[kU][kTB][2];
+    // [step][load], [step][block][k half]
+    uint4 w[kU][W::kLoads], t[kU][kTB][2];
 #pragma unroll
-    for (int u = 0; u < kU; ++u)
+    for (int u = 0; u < kU; ++u) {
+      const int64_t k0 = int64_t(s + u * Cfg::kWarps) * Cfg::kStepK;
+      weight.load(k0, q, w[u]);
 #pragma unroll
       for (int kh = 0; kh < 2; ++kh) {
-        const int64_t k = int64_t(s + u * Cfg::kWarps) * Cfg::kStepK + 32 * kh;
+        const int64_t k = k0 + 32 * kh;
         const bool k_in = k + 8 * q < p.depth;
-#pragma unroll
-        for (int wb = 0; wb < kWB; ++wb)
-#pragma unroll
-          for (int h = 0; h < 2; ++h)
-            w[u][wb][h][kh] =
-                k_in && w_in[wb][h] ? ptx::load_streamed_16(w_row[wb][h] + k) : uint4{};
 #pragma unroll
         for (int tb = 0; tb < kTB; ++tb)
           t[u][tb][kh] = k_in && t_in[tb] ? ptx::load_shared_16(t_row[tb] + k) : uint4{};
       }
+    }
 #pragma unroll
     for (int u = 0; u < kU; ++u)
 #pragma unroll
       for (int kh = 0; kh < 2; ++kh)
 #pragma unroll
-        for (int tb = 0; tb < kTB; ++tb)
+        for (int m = 0; m < 2; ++m) {
+          WeightFragments<Cfg> a;
+          W::fragments(w[u], kh, m, a);
 #pragma unroll
-          for (int wb = 0; wb < kWB; ++wb) {
-            const uint4 lo = w[u][wb][0][kh], hi = w[u][wb][1][kh], x = t[u][tb][kh];
-            ptx::mma_m16n8k16<AB>(acc[wb][tb], {lo.x, hi.x, lo.y, hi.y}, x.x, x.y);
-            ptx::mma_m16n8k16<AB>(acc[wb][tb], {lo.z, hi.z, lo.w, hi.w}, x.z, x.w);
-          }
+          for (int tb = 0; tb < kTB; ++tb)
+#pragma unroll
+            for (int wb = 0; wb < kWB; ++wb) {
+              const uint4 x = t[u][tb][kh];
+              ptx::mma_m16n8k16<AB>(acc[wb][tb], a[wb], m ? x.z : x.x, m ? x.w : x.y);
+            }
+        }
   }
 }
 
@@ -129,7 +253,9 @@ BWGEMM_DEVICE void decode_body(const DecodeParams& p) {
     const int64_t col = col0 + cl;
     if (col >= p.cols || token >= p.rows) continue;
     // The fragment position of (weight row cl, token): ptx::mma_m16n8k16's c.
-    const int wb = cl / 16, g = cl % 8, r = (cl % 16) / 8 * 2 + token % 2;
+    int wb, row;
+    Weight<Cfg>::fragment_row(cl, wb, row);
+    const int g = row % 8, r = row / 8 * 2 + token % 2;
     const int tb = token / 8, frag_lane = g * 4 + (token % 8) / 2;
     float sum = 0.0f;
 #pragma unroll

@@ -40,7 +40,7 @@ DecodeParams make_params(const KernelView& v, int shape) {
 
 LaunchResult launch(const GemmProblem& p) {
   const KernelView v = to_kernel_view(p);
-  const int shape = shape_for_tokens(v.rows);
+  const int shape = shape_for(v.rows, v.col_operand.mn_major);
   const DecodeKernel kernel = kernel_for(v.ab_type, v.out_type, shape);
   if (kernel == nullptr) return {LaunchStatus::kForward, BWGEMM_REASON_LAUNCH_FAILED};
   const DecodeParams params = make_params(v, shape);

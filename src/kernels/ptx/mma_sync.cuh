@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Warp-level tensor-core MMA (PTX ISA 9.7.14, mma.sync m16n8k16) and the
-// 16-byte global loads that feed it directly from memory, for kernels that
-// stream an operand without staging it in shared memory. Available on sm_80
-// and later. The emulation build computes the step from the warp's
+// Warp-level tensor-core MMA (PTX ISA 9.7.14, mma.sync m16n8k16), the
+// in-register transpose that turns loaded values into its fragments
+// (movmatrix) and the 16-byte global loads that feed it directly from memory,
+// for kernels that stream an operand without staging it in shared memory.
+// Available on sm_80 and later. The emulation build computes the step from the warp's
 // fragments, gathered with shfl_idx (fp32 sums in k order; the tensor core's
 // own order of addition may differ in the last bits).
 #pragma once
@@ -79,6 +80,25 @@ BWGEMM_DEVICE void mma_m16n8k16(float (&c)[4], const uint32_t (&a)[4], uint32_t 
         "{%8,%9}, {%0,%1,%2,%3};"
         : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#endif
+}
+
+// movmatrix.sync.aligned.m8n8.trans.b16: the transpose of an 8 x 8 matrix
+// of 16-bit values held one register per lane, lane g * 4 + q holding row g,
+// columns 2q and 2q + 1 (the low half the first), in and out.
+BWGEMM_DEVICE uint32_t movmatrix_trans(uint32_t x) {
+#if defined(BWGEMM_EMU)
+  // Out row g, columns 2q, 2q + 1 = in column g of rows 2q and 2q + 1.
+  const uint32_t lane = emu::thread_index() % 32, g = lane / 4, q = lane % 4;
+  const uint32_t lo = shfl_idx(x, 2 * q * 4 + g / 2), hi = shfl_idx(x, (2 * q + 1) * 4 + g / 2);
+  const uint32_t shift = 16 * (g % 2);
+  return (lo >> shift & 0xffffu) | (hi >> shift & 0xffffu) << 16;
+#elif defined(__CUDA_ARCH__)
+  uint32_t out;
+  asm volatile("movmatrix.sync.aligned.m8n8.trans.b16 %0, %1;" : "=r"(out) : "r"(x));
+  return out;
+#else
+  return x;
 #endif
 }
 

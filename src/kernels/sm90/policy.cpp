@@ -105,19 +105,25 @@ constexpr Row kRows[] = {
 bool in(int64_t v, int64_t lo, int64_t hi) { return v >= lo && (hi == 0 || v <= hi); }
 
 // The decode kernel (kernels/decode/: mma.sync on 16-byte loads, no staging)
-// against cuBLAS, TN, bf16 and fp16, weights rotated past the L2, CUDA graph
-// of back-to-back calls (bwgemm-bench --suite decode, docs/perf.md v11), on
-// an H100 (copy bandwidth 3.0 TB/s): at 1-16 tokens 1.04-1.20x on a 4096 x
-// 4096 weight and 1.04-1.05x on 4096 x 14336, where its CTAs (16 weight rows
-// each, two per SM) fit in one wave; with more rows 0.96-1.04x (14336 x 4096,
+// against cuBLAS, bf16 and fp16, weights rotated past the L2, CUDA graph of
+// back-to-back calls (bwgemm-bench --suite decode). TN (docs/perf.md v11, an
+// H100, copy bandwidth 3.0 TB/s): at 1-16 tokens 1.04-1.20x on a 4096 x 4096
+// weight and 1.04-1.05x on 4096 x 14336, where its CTAs (16 weight rows each,
+// two per SM) fit in one wave; with more rows 0.96-1.04x (14336 x 4096,
 // 8192 x 8192); at 32 tokens 0.85-0.94x everywhere, whatever the unroll or
-// rows per CTA.
+// rows per CTA. NN (the weight contiguous along its rows, 32 rows per CTA;
+// docs/perf.md v19, an H200): at 1-8 tokens 1.16-1.24x on 4096 x 4096,
+// 0.94-1.00x on 4096 x 14336, 0.78-0.90x on 8192 x 8192 and 14336 x 4096;
+// at 16 and 32 tokens on 4096 x 4096 0.82-0.93x.
 constexpr int64_t kDecodeMaxTokens = 16;
+constexpr int64_t kDecodeNnMaxTokens = 8;
 
 bool decode_wins(const GemmProblem& p, const DeviceCaps& caps) {
-  const int64_t one_wave_rows = 2 * 16 * int64_t(caps.sm_count);
-  return p.n <= kDecodeMaxTokens && p.m <= one_wave_rows &&
-         decode::check(p, caps) == BWGEMM_REASON_KERNEL_SELECTED;
+  if (decode::check(p, caps) != BWGEMM_REASON_KERNEL_SELECTED ||
+      decode::ctas(p) > 2 * int64_t(caps.sm_count))
+    return false;
+  if (p.trans_a) return p.n <= kDecodeMaxTokens;
+  return p.n <= kDecodeNnMaxTokens && in(p.m, 4096, 4224) && p.k <= 4096;
 }
 
 }  // namespace
@@ -136,8 +142,10 @@ ConfigChoice select_config(const GemmProblem& p, const DeviceCaps& caps) {
   }
   if (!aligned || p.batch != 1) return {-1, "cuBLAS measured faster"};
   if (decode_wins(p, caps))
-    return {kDecodeConfig,
-            "TN decode, <= 16 tokens, <= 32 weight rows per SM: the decode kernel measured faster"};
+    return {kDecodeConfig, p.trans_a ? "TN decode, <= 16 tokens, <= 32 weight rows per SM: the "
+                                       "decode kernel measured faster"
+                                     : "NN decode, <= 8 tokens, 4096..4224 x <= 4096 weight: the "
+                                       "decode kernel measured faster"};
   const int64_t tokens = p.m < p.n ? p.m : p.n, rows = p.m < p.n ? p.n : p.m;
   for (const Row& r : kRows)
     if (in(tokens, 0, r.max_tokens) && in(rows, r.min_rows, r.max_rows) && in(p.k, r.min_k, 0) &&

@@ -237,10 +237,12 @@ int run_random(int count, uint64_t seed) {
     c.batch = 1 + int64_t(rng() % 3);
     c.broadcast_a = c.batch > 1 && rng() % 4 == 0;
     c.broadcast_b = c.batch > 1 && rng() % 4 == 0;
-    // Every 8th case a decode step: TN, a few tokens, K a multiple of 8.
+    // Every 8th case a decode step: TN or NN (m a multiple of 8), a few
+    // tokens, K a multiple of 8.
     if (i % 8 == 7) {
-      c.ta = true;
+      c.ta = i % 16 == 7;
       c.tb = false;
+      if (!c.ta) c.m = 8 * ((c.m + 7) / 8);
       c.n = 1 + int64_t(rng() % 32);
       c.k = 8 * (1 + int64_t(rng() % 300));
     }
@@ -276,18 +278,19 @@ std::vector<GemmCase> small_cases() {
       c.batch = 1;
       cases.push_back(c);
     }
-  // Decode steps (TN, a few tokens): 1 and 3 token blocks, beta != 0, fp32
-  // output, batches.
-  for (int j = 0; j < 2; ++j) {
+  // Decode steps (a few tokens): TN with 1 and 3 token blocks, beta != 0,
+  // fp32 output, batches; NN (the weight contiguous along its rows) with a
+  // partial 32-row group and 2 token blocks.
+  for (int j = 0; j < 3; ++j) {
     GemmCase c;
-    c.ab = j ? Elem::BF16 : Elem::F16;
-    c.c = j ? Elem::F32 : c.ab;
-    c.ta = true;
-    c.m = 333 + 64 * j;
-    c.n = j ? 20 : 5;
+    c.ab = j == 1 ? Elem::BF16 : Elem::F16;
+    c.c = j == 1 ? Elem::F32 : c.ab;
+    c.ta = j < 2;
+    c.m = j < 2 ? 333 + 64 * j : 264;
+    c.n = j == 0 ? 5 : j == 1 ? 20 : 9;
     c.k = 520 - 8 * j;
     c.beta = j ? 0.5f : 0.0f;
-    c.batch = 1 + j;
+    c.batch = 1 + j % 2;
     cases.push_back(c);
   }
   return cases;

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <initializer_list>
 
+#include "kernels/decode/check.h"
 #include "kernels/sm90/policy.h"
 #include "kernels/sm90/selection.h"
 #include "kernels/sm90/variants.h"
@@ -158,7 +159,8 @@ void decode_rows_say_cublas_with_their_rule(void**) {
   const auto config = [&](int64_t m, int64_t n, int64_t k, DType out) {
     return bwgemm::sm90::select_config(problem({m, n, k, 1, BF16, out, 132, false}), caps);
   };
-  for (int64_t n : {1, 8, 16, 32, 64}) {
+  // (NN at 1-8 tokens: the decode kernel, decode_kernel_takes_tn_decode_in_one_wave.)
+  for (int64_t n : {16, 32, 64}) {
     assert_int_equal(config(4096, n, 4096, BF16).config, -1);
     assert_non_null(std::strstr(config(4096, n, 4096, BF16).rule, "measured faster"));
   }
@@ -171,9 +173,10 @@ void decode_rows_say_cublas_with_their_rule(void**) {
 }
 
 // TN decode with <= 16 tokens from a weight whose rows fit one wave of the
-// decode kernel's CTAs (2 x 16 rows per SM) runs the decode kernel; 32
-// tokens, more rows, NN, unaligned tokens, K % 8 != 0 or an SM count target
-// keep the rows above.
+// decode kernel's CTAs (2 x 16 rows per SM) runs the decode kernel, and NN
+// with <= 8 tokens from a 4096 x 4096 weight; 32 tokens, more rows, other NN
+// weights, unaligned tokens, K % 8 != 0 or an SM count target keep the rows
+// above.
 void decode_kernel_takes_tn_decode_in_one_wave(void**) {
   const DeviceCaps caps{0, 9, 0, 132, 232448};
   const auto tn = [](int64_t m, int64_t n, int64_t k) {
@@ -193,9 +196,28 @@ void decode_kernel_takes_tn_decode_in_one_wave(void**) {
   assert_int_equal(bwgemm::sm90::select_config(tn(4096, 32, 4096), caps).config, -1);
   assert_int_equal(bwgemm::sm90::select_config(tn(4225, 16, 4096), caps).config, -1);
   assert_int_equal(bwgemm::sm90::select_config(tn(14336, 1, 4096), caps).config, -1);
+  // NN (the weight contiguous along its rows, 32 rows per CTA): <= 8 tokens
+  // from a 4096..4224 x <= 4096 weight; m a multiple of 8.
+  const auto nn = [&](int64_t m, int64_t n, int64_t k) {
+    GemmProblem q = tn(m, n, k);
+    q.trans_a = false;
+    q.lda = m;
+    return q;
+  };
+  for (int64_t n : {1, 8}) {
+    const bwgemm::ConfigChoice c = bwgemm::sm90::select_config(nn(4096, n, 4096), caps);
+    assert_int_equal(c.config, bwgemm::sm90::kDecodeConfig);
+    assert_non_null(std::strstr(c.rule, "NN decode"));
+  }
+  assert_int_equal(bwgemm::decode::ctas(nn(4096, 8, 4096)), 128);
+  assert_int_equal(bwgemm::decode::ctas(tn(4096, 8, 4096)), 256);
+  assert_int_equal(bwgemm::sm90::select_config(nn(4096, 16, 4096), caps).config, -1);
+  assert_int_equal(bwgemm::sm90::select_config(nn(4096, 8, 14336), caps).config, -1);
+  assert_int_equal(bwgemm::sm90::select_config(nn(8192, 8, 4096), caps).config, -1);
+  assert_int_equal(bwgemm::sm90::select_config(nn(4088, 8, 4096), caps).config, -1);
+  assert_int_equal(bwgemm::decode::check(nn(4092, 8, 4096), caps),
+                   BWGEMM_REASON_UNSUPPORTED_LAYOUT);
   GemmProblem p = tn(4096, 8, 4096);
-  p.trans_a = false;  // NN: the weight is M-contiguous
-  assert_int_equal(bwgemm::sm90::select_config(p, caps).config, -1);
   p = tn(4096, 8, 4096);
   p.ldb = 4100;  // tokens' rows not 16-byte aligned
   assert_int_equal(bwgemm::sm90::select_config(p, caps).config, -1);
