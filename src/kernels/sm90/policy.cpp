@@ -114,15 +114,18 @@ bool in(int64_t v, int64_t lo, int64_t hi) { return v >= lo && (hi == 0 || v <= 
 // rows per CTA. NN (the weight contiguous along its rows, 32 rows per CTA;
 // docs/perf.md v19, an H200): at 1-8 tokens 1.16-1.24x on 4096 x 4096,
 // 0.94-1.00x on 4096 x 14336, 0.78-0.90x on 8192 x 8192 and 14336 x 4096;
-// at 16 and 32 tokens on 4096 x 4096 0.82-0.93x.
+// at 16 and 32 tokens on 4096 x 4096 0.82-0.93x. TN at 16 tokens on 4096 x
+// 14336 measured 0.92-0.94x on an H200 (v18, v19), against 1.05x on the H100
+// of v11: cuBLAS keeps 9-16 tokens from weights with K over 4096.
 constexpr int64_t kDecodeMaxTokens = 16;
+constexpr int64_t kDecodeTnLongKMaxTokens = 8;
 constexpr int64_t kDecodeNnMaxTokens = 8;
 
 bool decode_wins(const GemmProblem& p, const DeviceCaps& caps) {
   if (decode::check(p, caps) != BWGEMM_REASON_KERNEL_SELECTED ||
       decode::ctas(p) > 2 * int64_t(caps.sm_count))
     return false;
-  if (p.trans_a) return p.n <= kDecodeMaxTokens;
+  if (p.trans_a) return p.n <= kDecodeTnLongKMaxTokens || (p.n <= kDecodeMaxTokens && p.k <= 4096);
   return p.n <= kDecodeNnMaxTokens && in(p.m, 4096, 4224) && p.k <= 4096;
 }
 
@@ -142,10 +145,11 @@ ConfigChoice select_config(const GemmProblem& p, const DeviceCaps& caps) {
   }
   if (!aligned || p.batch != 1) return {-1, "cuBLAS measured faster"};
   if (decode_wins(p, caps))
-    return {kDecodeConfig, p.trans_a ? "TN decode, <= 16 tokens, <= 32 weight rows per SM: the "
-                                       "decode kernel measured faster"
-                                     : "NN decode, <= 8 tokens, 4096..4224 x <= 4096 weight: the "
-                                       "decode kernel measured faster"};
+    return {kDecodeConfig, p.trans_a
+                               ? "TN decode, <= 16 tokens (<= 8 for K > 4096), <= 32 weight rows "
+                                 "per SM: the decode kernel measured faster"
+                               : "NN decode, <= 8 tokens, 4096..4224 x <= 4096 weight: the "
+                                 "decode kernel measured faster"};
   const int64_t tokens = p.m < p.n ? p.m : p.n, rows = p.m < p.n ? p.n : p.m;
   for (const Row& r : kRows)
     if (in(tokens, 0, r.max_tokens) && in(rows, r.min_rows, r.max_rows) && in(p.k, r.min_k, 0) &&
