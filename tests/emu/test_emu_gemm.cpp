@@ -199,9 +199,10 @@ std::vector<Run> matrix() {
     runs.push_back({d, 4, 0});
   }
   // ... with the weight contiguous along its rows (NN, m a multiple of 8):
-  // a partial 32-row group (88), groups past the last CTA's rows (40 of 64),
-  // K past a 32-k half and off a K step (200, 72), beta != 0, fp32 output,
-  // odd ldc, one and four token blocks; m = 90 is not the kernel's (forwarded).
+  // a partial 32-row group (88), rows past the last CTA's (40 of 64), K past
+  // a 32-k half and off a K step (200, 72), beta != 0, fp32 output, minimal
+  // leading dimensions, one, two and four token blocks (5, 12, 29 tokens);
+  // m = 90 is not the kernel's (skipped when the decode kernel is named).
   const int64_t nn_tokens[][3] = {{88, 5, 200}, {40, 29, 72}, {296, 12, 1032}, {90, 3, 64}};
   for (int i = 0; i < 4; ++i) {
     GemmCase d;

@@ -31,8 +31,7 @@ bwgemmReason_t check(const GemmProblem& p, const DeviceCaps& caps) {
 
 int64_t ctas(const GemmProblem& p) {
   const KernelView v = to_kernel_view(p);
-  const int64_t cols = cta_cols(kShapes[shape_for(v.rows, v.col_operand.mn_major)]);
-  return (v.cols + cols - 1) / cols * v.batch;
+  return col_blocks(v.cols, kShapes[shape_for(v.rows, v.col_operand.mn_major)]) * v.batch;
 }
 
 }  // namespace bwgemm::decode

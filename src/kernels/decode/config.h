@@ -33,8 +33,11 @@ inline constexpr Shape kShapes[] = {{1, 1, 8, 2, false}, {2, 1, 2, 2, false}, {4
                                     {1, 2, 8, 2, true},  {2, 2, 1, 2, true},  {4, 2, 1, 2, true}};
 constexpr int kShapeCount = int(sizeof kShapes / sizeof kShapes[0]);
 
-// Weight rows per CTA.
+// Weight rows per CTA, and CTAs per batch for `cols` weight rows.
 constexpr int cta_cols(const Shape& s) { return 16 * s.weight_blocks; }
+constexpr int64_t col_blocks(int64_t cols, const Shape& s) {
+  return (cols + cta_cols(s) - 1) / cta_cols(s);
+}
 // Dynamic shared memory: every warp's partial sums, as mma fragments (4
 // floats per lane and block pair).
 constexpr uint32_t smem_bytes(const Shape& s) {

@@ -32,8 +32,7 @@ DecodeParams make_params(const KernelView& v, int shape) {
   d.rows = static_cast<int32_t>(v.rows);
   d.cols = static_cast<int32_t>(v.cols);
   d.depth = static_cast<int32_t>(v.depth);
-  const int cols = cta_cols(kShapes[shape]);
-  d.col_blocks = static_cast<int32_t>((v.cols + cols - 1) / cols);
+  d.col_blocks = static_cast<int32_t>(col_blocks(v.cols, kShapes[shape]));
   d.stage = output_stage(v);
   return d;
 }

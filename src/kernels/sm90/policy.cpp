@@ -112,7 +112,7 @@ bool in(int64_t v, int64_t lo, int64_t hi) { return v >= lo && (hi == 0 || v <= 
 // two per SM) fit in one wave; with more rows 0.96-1.04x (14336 x 4096,
 // 8192 x 8192); at 32 tokens 0.85-0.94x everywhere, whatever the unroll or
 // rows per CTA. NN (the weight contiguous along its rows, 32 rows per CTA;
-// docs/perf.md v19, an H200): at 1-8 tokens 1.16-1.24x on 4096 x 4096,
+// docs/perf.md v19, an H200): at 1-8 tokens 1.17-1.22x on 4096 x 4096,
 // 0.94-1.00x on 4096 x 14336, 0.78-0.90x on 8192 x 8192 and 14336 x 4096;
 // at 16 and 32 tokens on 4096 x 4096 0.82-0.93x. TN at 16 tokens on 4096 x
 // 14336 measured 0.92-0.94x on an H200 (v18, v19), against 1.05x on the H100

@@ -159,7 +159,7 @@ void decode_rows_say_cublas_with_their_rule(void**) {
   const auto config = [&](int64_t m, int64_t n, int64_t k, DType out) {
     return bwgemm::sm90::select_config(problem({m, n, k, 1, BF16, out, 132, false}), caps);
   };
-  // (NN at 1-8 tokens: the decode kernel, decode_kernel_takes_tn_decode_in_one_wave.)
+  // (NN at 1-8 tokens: the decode kernel, decode_kernel_takes_few_tokens_in_one_wave.)
   for (int64_t n : {16, 32, 64}) {
     assert_int_equal(config(4096, n, 4096, BF16).config, -1);
     assert_non_null(std::strstr(config(4096, n, 4096, BF16).rule, "measured faster"));
@@ -174,11 +174,10 @@ void decode_rows_say_cublas_with_their_rule(void**) {
 
 // TN decode with <= 16 tokens (<= 8 with K > 4096) from a weight whose rows
 // fit one wave of the decode kernel's CTAs (2 x 16 rows per SM) runs the
-// decode kernel, and NN
-// with <= 8 tokens from a 4096 x 4096 weight; 32 tokens, more rows, other NN
-// weights, unaligned tokens, K % 8 != 0 or an SM count target keep the rows
-// above.
-void decode_kernel_takes_tn_decode_in_one_wave(void**) {
+// decode kernel, and NN with <= 8 tokens from a 4096..4224 x <= 4096 weight;
+// 32 tokens, more rows, other NN weights, unaligned tokens, K % 8 != 0 or an
+// SM count target keep the rows above.
+void decode_kernel_takes_few_tokens_in_one_wave(void**) {
   const DeviceCaps caps{0, 9, 0, 132, 232448};
   const auto tn = [](int64_t m, int64_t n, int64_t k) {
     GemmProblem p = problem({m, n, k, 1, BF16, BF16, 132, false});
@@ -192,6 +191,8 @@ void decode_kernel_takes_tn_decode_in_one_wave(void**) {
     assert_int_equal(c.config, bwgemm::sm90::kDecodeConfig);
     assert_non_null(std::strstr(c.rule, "decode kernel measured faster"));
     assert_int_equal(bwgemm::sm90::select_config(tn(4224, n, 14336), caps).config,
+                     n <= 8 ? bwgemm::sm90::kDecodeConfig : -1);
+    assert_int_equal(bwgemm::sm90::select_config(tn(4096, n, 4104), caps).config,
                      n <= 8 ? bwgemm::sm90::kDecodeConfig : -1);
   }
   assert_int_equal(bwgemm::sm90::select_config(tn(4096, 32, 4096), caps).config, -1);
@@ -215,10 +216,17 @@ void decode_kernel_takes_tn_decode_in_one_wave(void**) {
   assert_int_equal(bwgemm::sm90::select_config(nn(4096, 16, 4096), caps).config, -1);
   assert_int_equal(bwgemm::sm90::select_config(nn(4096, 8, 14336), caps).config, -1);
   assert_int_equal(bwgemm::sm90::select_config(nn(8192, 8, 4096), caps).config, -1);
+  assert_int_equal(bwgemm::sm90::select_config(nn(4224, 8, 4096), caps).config,
+                   bwgemm::sm90::kDecodeConfig);
+  assert_int_equal(bwgemm::sm90::select_config(nn(4232, 8, 4096), caps).config, -1);
   assert_int_equal(bwgemm::sm90::select_config(nn(4088, 8, 4096), caps).config, -1);
-  assert_int_equal(bwgemm::decode::check(nn(4092, 8, 4096), caps),
-                   BWGEMM_REASON_UNSUPPORTED_LAYOUT);
-  GemmProblem p = tn(4096, 8, 4096);
+  assert_int_equal(bwgemm::sm90::select_config(nn(4096, 8, 4104), caps).config, -1);
+  // m not a multiple of 8 (lda aligned): a lane's 8 rows would run past m.
+  GemmProblem p = nn(4092, 8, 4096);
+  p.lda = 4096;
+  assert_int_equal(bwgemm::decode::check(p, caps), BWGEMM_REASON_UNSUPPORTED_LAYOUT);
+  p.m = p.ldc = p.ldd = 4096;
+  assert_int_equal(bwgemm::decode::check(p, caps), BWGEMM_REASON_KERNEL_SELECTED);
   p = tn(4096, 8, 4096);
   p.ldb = 4100;  // tokens' rows not 16-byte aligned
   assert_int_equal(bwgemm::sm90::select_config(p, caps).config, -1);
@@ -292,7 +300,7 @@ void a_named_configuration_replaces_the_choice(void**) {
 int main() {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(cublas_keeps_its_fast_path),
-      cmocka_unit_test(decode_kernel_takes_tn_decode_in_one_wave),
+      cmocka_unit_test(decode_kernel_takes_few_tokens_in_one_wave),
       cmocka_unit_test(odd_sizes_with_a_wave_of_tiles_take_the_kernel),
       cmocka_unit_test(small_shapes_and_short_k_stay_with_cublas),
       cmocka_unit_test(fp32_outputs_stay_with_cublas),
