@@ -12,11 +12,11 @@ namespace bwgemm::decode {
 // KERNEL_SELECTED when the kernel computes `p`: fp16/bf16 operands, the
 // tokens K-contiguous, the weight K-contiguous (cuBLAS TN) or contiguous
 // along its m rows with m a multiple of 8 (NN), 1 .. kMaxTokens tokens (n),
-// K a multiple of 8,
-// the operands' bases, leading dimensions and batch strides multiples of 16
-// bytes, and every SM available (no SM count target below the device's: the
-// grid is not persistent). D and C may have any element alignment.
-// Otherwise UNSUPPORTED_LAYOUT.
+// K a multiple of 8, the operands' bases, leading dimensions and batch
+// strides multiples of 16 bytes (its 16-byte loads ask what TMA asks), and
+// every SM available (no SM count target below the device's: the grid is not
+// persistent). D and C may have any element alignment. Otherwise
+// UNSUPPORTED_LAYOUT.
 bwgemmReason_t check(const GemmProblem& p, const DeviceCaps& caps);
 
 // The CTAs a launch for `p` (check()ed) takes: one per 16 weight rows, or 32

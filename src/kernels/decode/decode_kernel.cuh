@@ -48,26 +48,27 @@ struct KMajorWeight {
   const AB* row[kWB][2];
   bool in[kWB][2];
   int32_t depth;
+  int lane_k;
 
   BWGEMM_DEVICE KMajorWeight(const DecodeParams& p, const AB* weight, int64_t col0, int g, int q)
-      : depth(p.depth) {
+      : depth(p.depth), lane_k(8 * q) {
 #pragma unroll
     for (int wb = 0; wb < kWB; ++wb)
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
         const int64_t col = col0 + 16 * wb + 8 * h + g;
         in[wb][h] = col < p.cols;
-        row[wb][h] = weight + (in[wb][h] ? col : 0) * p.weight_ld + 8 * q;
+        row[wb][h] = weight + (in[wb][h] ? col : 0) * p.weight_ld + lane_k;
       }
   }
 
   // K past the weight reads as zeros (depth % 8 == 0: a lane's 8 k are all
   // inside or all outside).
-  BWGEMM_DEVICE void load(int64_t k0, int q, uint4 (&w)[kLoads]) const {
+  BWGEMM_DEVICE void load(int64_t k0, uint4 (&w)[kLoads]) const {
 #pragma unroll
     for (int kh = 0; kh < 2; ++kh) {
       const int64_t k = k0 + 32 * kh;
-      const bool k_in = k + 8 * q < depth;
+      const bool k_in = k + lane_k < depth;
 #pragma unroll
       for (int wb = 0; wb < kWB; ++wb)
 #pragma unroll
@@ -121,7 +122,7 @@ struct MnMajorWeight {
     }
   }
 
-  BWGEMM_DEVICE void load(int64_t k0, int, uint4 (&w)[kLoads]) const {
+  BWGEMM_DEVICE void load(int64_t k0, uint4 (&w)[kLoads]) const {
 #pragma unroll
     for (int kh = 0; kh < 2; ++kh)
 #pragma unroll
@@ -183,7 +184,7 @@ BWGEMM_DEVICE void accumulate(const DecodeParams& p, int64_t batch, int64_t col0
 #pragma unroll
     for (int u = 0; u < kU; ++u) {
       const int64_t k0 = int64_t(s + u * Cfg::kWarps) * Cfg::kStepK;
-      weight.load(k0, q, w[u]);
+      weight.load(k0, w[u]);
 #pragma unroll
       for (int kh = 0; kh < 2; ++kh) {
         const int64_t k = k0 + 32 * kh;

@@ -3,9 +3,9 @@
 // in-register transpose that turns loaded values into its fragments
 // (movmatrix) and the 16-byte global loads that feed it directly from memory,
 // for kernels that stream an operand without staging it in shared memory.
-// Available on sm_80 and later. The emulation build computes the step from the warp's
-// fragments, gathered with shfl_idx (fp32 sums in k order; the tensor core's
-// own order of addition may differ in the last bits).
+// Available on sm_80 and later. The emulation build computes the step from
+// the warp's fragments, gathered with shfl_idx (fp32 sums in k order; the
+// tensor core's own order of addition may differ in the last bits).
 #pragma once
 
 #include <cuda_bf16.h>

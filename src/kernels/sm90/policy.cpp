@@ -118,15 +118,16 @@ bool in(int64_t v, int64_t lo, int64_t hi) { return v >= lo && (hi == 0 || v <= 
 // 14336 measured 0.92-0.94x on an H200 (v18, v19), against 1.05x on the H100
 // of v11: cuBLAS keeps 9-16 tokens from weights with K over 4096.
 constexpr int64_t kDecodeMaxTokens = 16;
-constexpr int64_t kDecodeTnLongKMaxTokens = 8;
+constexpr int64_t kDecodeLongKMaxTokens = 8;
 constexpr int64_t kDecodeNnMaxTokens = 8;
+constexpr int64_t kDecodeLongK = 4096;  // K above it: long
 
 bool decode_wins(const GemmProblem& p, const DeviceCaps& caps) {
   if (decode::check(p, caps) != BWGEMM_REASON_KERNEL_SELECTED ||
       decode::ctas(p) > 2 * int64_t(caps.sm_count))
     return false;
-  if (p.trans_a) return p.n <= kDecodeTnLongKMaxTokens || (p.n <= kDecodeMaxTokens && p.k <= 4096);
-  return p.n <= kDecodeNnMaxTokens && in(p.m, 4096, 4224) && p.k <= 4096;
+  if (p.trans_a) return p.n <= (p.k > kDecodeLongK ? kDecodeLongKMaxTokens : kDecodeMaxTokens);
+  return p.n <= kDecodeNnMaxTokens && in(p.m, 4096, 4224) && p.k <= kDecodeLongK;
 }
 
 }  // namespace
