@@ -154,6 +154,14 @@ std::vector<Run> matrix() {
   runs.back().c.bias = true;
   runs.back().c.activation = Activation::Gelu;
   runs.back().c.out_of_place = true;
+  // Row windows (the configuration that has them): NT with ldb odd (every
+  // class shift 0..7), k off the classes and the k block, partial tiles on
+  // both edges, several tiles per cluster, beta != 0; and ldb = 300 (shifts
+  // 0 and 4 only: whole words), fp32 output.
+  unaligned(false, true, 200, 517, 203, 0, same, 0.5f, 9, true);
+  runs.back().sm90_by_plan = true;
+  unaligned(false, true, 136, 300, 77, 0, DType::F32, 0.0f, 10, true);
+  runs.back().sm90_by_plan = true;
   // Decode and skinny shapes (n <= 64, k over many blocks): k blocks that
   // split unevenly over 2 or 4 CTAs (11 blocks), fewer blocks than CTAs (1),
   // m past a tile edge, beta != 0, fp32 output, TN and NN.
@@ -326,7 +334,11 @@ int main(int argc, char** argv) {
     const EmuOutcome out = sm100 ? run_sm100(g, o) : run_sm90(g, o, config);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const bool refused = !sm100 && r.sm90_by_plan ? !sm90_loads(g, o.sm_count, config) : r.refused;
+    // A configuration with row windows loads what its plan says, not what
+    // the default one does.
+    const bool by_plan = r.sm90_by_plan || (config >= 0 && !decode_config &&
+                                            sm90::tile_shape(config, r.c.c).row_windows);
+    const bool refused = !sm100 && by_plan ? !sm90_loads(g, o.sm_count, config) : r.refused;
     const std::string bad = refused ? (out.launched ? "launched a layout it cannot load" : "")
                             : out.launched ? g.check(out.c.data())
                                            : out.error;

@@ -52,11 +52,15 @@ SM90_CONFIGS = {
     4: dict(n=64, multicast=False, split_k=True, kernels=8, consumers=1),
     5: dict(n=64, multicast=False, split_k=True, kernels=8, consumers=1),
     6: dict(n=128, multicast=True, split_k=False, kernels=16, consumers=2),
+    # Row windows: M/N-major row operands only.
+    7: dict(n=256, multicast=True, split_k=False, kernels=8, consumers=2, row_windows=True),
 }
 SM90_KERNELS = sum(c["kernels"] for c in SM90_CONFIGS.values())
 # Kernels with an M/N-major row operand (configurations compiled for every
-# layout: half their kernels), and with an M/N-major column operand (half).
-SM90_ROW_MN = sum(c["kernels"] // 2 for c in SM90_CONFIGS.values() if c["kernels"] == 16)
+# layout: half their kernels; row windows: all of theirs), and with an M/N-major
+# column operand (half).
+SM90_ROW_MN = sum(c["kernels"] if c.get("row_windows") else c["kernels"] // 2
+                  for c in SM90_CONFIGS.values() if c["kernels"] == 16 or c.get("row_windows"))
 SM90_COL_MN = SM90_KERNELS // 2
 
 
@@ -69,10 +73,14 @@ def sm90_config_rules():
         loads = [r"^UTMALDG\.3D\.MULTICAST\b"] if c["multicast"] else []
         reduce = [r"^ST\.E\.64\b", r"^MEMBAR\.ALL\.GPU\b",
                   r"^SYNCS\.ARRIVE\.TRANS64\.RED\b"] if c["split_k"] else []
+        # Row windows: the shifter warps' 32-bit shared loads, funnel shifts
+        # and stores, fenced for wgmma.
+        windows = [r"^LDS\s", r"^SHF\.R\.U64\b", r"^STS\s",
+                   r"^FENCE\.VIEW\.ASYNC\.S\b"] if c.get("row_windows") else []
         rules.append(Rule(
             f"sm90 configuration {config}",
             sm90(config=str(config)),
-            require=[rf"^HGMMA\.64x{c['n']}x16\.F32\b"] + loads + reduce,
+            require=[rf"^HGMMA\.64x{c['n']}x16\.F32\b"] + loads + reduce + windows,
             forbid=[r"^HGMMA\.64x(?!" + str(c["n"]) + r"x)"]
             + ([] if c["multicast"] else [r"^UTMALDG\.3D\.MULTICAST\b"]),
             count=c["kernels"],

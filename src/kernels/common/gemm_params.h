@@ -66,8 +66,22 @@ struct OperandMap {
 //  - kOut: D's rows start unaligned. The column operand is read from column
 //    -shift, so the accumulators' columns start at D's column -shift and each
 //    class's D map at the rounded base stores aligned boxes.
-enum class RowClassUse : uint8_t { kNone, kRowOperand, kOut };
+// kRowWindows is not a cut of D's rows: an M/N-major row operand whose
+// leading dimension is not a multiple of 16 bytes (its rows are D's rows, its
+// unaligned pitch is between k's). Its columns k with k % 8 == c are 8
+// leading dimensions apart: row_map[c] maps them from a rounded base, `shift`
+// elements before row 0, unswizzled. A k block's 8 boxes (a "window") hold the
+// CTA's rows from row0 - shift on, 8 more than the tile: the producer's
+// shifter warps move each k's rows by its class's shift into the stage's
+// swizzled layout (sm90 gemm_kernel.cuh). The scheduler, rows and D are the
+// plain ones; rows and out_map are unused.
+enum class RowClassUse : uint8_t { kNone, kRowOperand, kOut, kRowWindows };
 constexpr int kRowClasses = 8;
+
+// Whether the classes cut D's rows (the scheduler's batch is the class).
+BWGEMM_HOST_DEVICE constexpr bool cuts_rows(RowClassUse use) {
+  return use == RowClassUse::kRowOperand || use == RowClassUse::kOut;
+}
 
 struct RowClasses {
   RowClassUse use;

@@ -36,14 +36,14 @@ BWGEMM_DEVICE void init_barrier_rings(const Rings&... rings) {
 // One thread: brings the tensor maps into the cache before their first use;
 // the operand maps only where a mainloop will read them, D's only where TMA
 // stores it.
-// With row classes, the classes' maps are read instead of row and out_map.
+// With row classes, the classes' maps are read instead of row and out_map
+// (with row windows instead of row).
 BWGEMM_DEVICE void prefetch_maps(const GemmParams& p) {
-  const bool classes = p.classes.use != RowClassUse::kNone;
   if (p.depth > 0) {
-    if (!classes) ptx::prefetch_tensor_map(&p.row.map);
+    if (p.classes.use == RowClassUse::kNone) ptx::prefetch_tensor_map(&p.row.map);
     ptx::prefetch_tensor_map(&p.col.map);
   }
-  if (!p.out_rotated && !classes) ptx::prefetch_tensor_map(&p.out_map);
+  if (!p.out_rotated && !cuts_rows(p.classes.use)) ptx::prefetch_tensor_map(&p.out_map);
 }
 
 // The k blocks of kBlockK every tile's mainloop runs. alpha == 0 reads

@@ -29,11 +29,12 @@ ClassBase class_base(const void* matrix, int64_t ld, int c, size_t elem) {
 
 int64_t class_rows(int64_t rows, int c) { return (rows - c + kRowClasses - 1) / kRowClasses; }
 
-// The shift of class c (gemm_params.h): of the row operand's rows or D's.
+// The shift of class c (gemm_params.h): of the row operand's rows (or, for
+// row windows, its k columns) or D's.
 int32_t class_shift(const KernelView& v, RowClassUse use, int c) {
-  return use == RowClassUse::kRowOperand
-             ? class_base(v.row_operand.base, v.row_operand.ld, c, dtype_size(v.ab_type)).shift
-             : class_base(v.out, v.out_ld, c, dtype_size(v.out_type)).shift;
+  return use == RowClassUse::kOut
+             ? class_base(v.out, v.out_ld, c, dtype_size(v.out_type)).shift
+             : class_base(v.row_operand.base, v.row_operand.ld, c, dtype_size(v.ab_type)).shift;
 }
 
 // The largest shift of the classes (what kRowOperand adds to k and kOut to
@@ -47,6 +48,10 @@ int32_t largest_shift(const KernelView& v, RowClassUse use) {
 }  // namespace
 
 RowClassUse row_class_use(const KernelView& v, const TileShape& shape) {
+  if (shape.row_windows)
+    return v.batch == 1 && v.depth >= kRowClasses && v.row_operand.mn_major
+               ? RowClassUse::kRowWindows
+               : RowClassUse::kNone;
   if (!shape.row_classes || v.batch != 1 || v.depth == 0 || v.row_operand.mn_major ||
       v.rows < kRowClasses)
     return RowClassUse::kNone;
@@ -69,8 +74,9 @@ RowClassUse row_class_use(const KernelView& v, const TileShape& shape) {
 
 LoadPlan plan_loads(const KernelView& v, const TileShape& shape) {
   const RowClassUse classes = row_class_use(v, shape);
-  const bool row_readable =
-      classes == RowClassUse::kRowOperand || addressable(v.row_operand, v.ab_type);
+  const bool row_readable = classes == RowClassUse::kRowOperand ||
+                            classes == RowClassUse::kRowWindows ||
+                            (!shape.row_windows && addressable(v.row_operand, v.ab_type));
   // With k == 0 no operand is ever loaded.
   return {v.depth == 0 || (row_readable && addressable(v.col_operand, v.ab_type)),
           classes != RowClassUse::kOut && !out_addressable(v), classes};
@@ -105,6 +111,20 @@ LaunchMaps launch_map_specs(const KernelView& v, const TileShape& s) {
   maps.col =
       operand_tma_spec(v.col_operand, v.ab_type, v.cols, v.depth, v.batch, col_box, s.block_k);
   maps.out = output_tma_spec(v, s.out_box_cols, s.out_box_rows);
+  if (maps.plan.classes == RowClassUse::kRowWindows) {
+    // Class c: columns k = c + 8i of the rounded base, rows from -shift on;
+    // a box is a window's share: the CTA's rows and 8 more, 8 k, unswizzled.
+    for (int c = 0; c < kRowClasses; ++c) {
+      const ClassBase r =
+          class_base(v.row_operand.base, v.row_operand.ld, c, dtype_size(v.ab_type));
+      const OperandView class_operand{r.base, kRowClasses * v.row_operand.ld, 0, true};
+      TmaMapSpec& m = maps.class_row[c];
+      m = operand_tma_spec(class_operand, v.ab_type, v.rows + r.shift, class_rows(v.depth, c), 1,
+                           uint32_t(s.block_rows + kRowClasses), uint32_t(s.block_k / kRowClasses));
+      m.swizzle = CU_TENSOR_MAP_SWIZZLE_NONE;
+    }
+    return maps;
+  }
   if (maps.plan.classes == RowClassUse::kNone) return maps;
   // Each class: its rows 8 leading dimensions apart from its rounded base,
   // the shift elements before its rows inside the map.
@@ -145,6 +165,11 @@ GemmParams launch_params_without_maps(const KernelView& v, const TileShape& s) {
   g.c_stride = v.c_stride;
   g.stage = output_stage(v);
   const RowClassUse use = plan.classes;
+  if (use == RowClassUse::kRowWindows) {
+    g.classes.use = use;
+    for (int c = 0; c < kRowClasses; ++c) g.classes.shift[c] = class_shift(v, use, c);
+    return g;
+  }
   if (use == RowClassUse::kNone) return g;
   // Row classes (gemm_params.h): the classes are the scheduler's batch.
   g.classes.use = use;
@@ -170,6 +195,12 @@ GemmParams launch_params_without_maps(const KernelView& v, const TileShape& s) {
 bool make_launch_params(const KernelView& v, const TileShape& s, GemmParams* out) {
   *out = launch_params_without_maps(v, s);
   const LaunchMaps maps = launch_map_specs(v, s);
+  if (maps.plan.classes == RowClassUse::kRowWindows) {
+    for (int c = 0; c < kRowClasses; ++c)
+      if (!encode_tma_map(maps.class_row[c], &out->classes.row_map[c])) return false;
+    return (out->out_rotated || encode_tma_map(maps.out, &out->out_map)) &&
+           encode_tma_map(maps.col, &out->col.map);
+  }
   if (maps.plan.classes != RowClassUse::kNone) {
     for (int c = 0; c < kRowClasses; ++c)
       if (!encode_tma_map(maps.class_row[c], &out->classes.row_map[c]) ||

@@ -22,6 +22,9 @@ struct TileShape {
   bool split_k;
   // The family's kernel runs row classes (gemm_params.h).
   bool row_classes;
+  // The configuration reads M/N-major row operands through row windows
+  // (RowClassUse::kRowWindows), whatever their alignment.
+  bool row_windows;
 
   int row_ctas() const { return split_k ? 1 : cluster_size; }
   int loaded_cols() const { return block_cols / row_ctas(); }
@@ -45,12 +48,16 @@ inline bool tma_addressable(const void* base, int64_t ld, int64_t plane_stride, 
 // eight ways (and for kOut widening the columns by the largest shift) must
 // add at most 1/32 to the tiles. The column operand's
 // alignment is not asked: dispatch packs it first where TMA cannot read it.
+// A shape with row windows uses them for every M/N-major row operand of one
+// matrix with k >= 8 (each k class has a column), and nothing else: other
+// views are not supported by it.
 RowClassUse row_class_use(const KernelView& v, const TileShape& shape);
 
 // How a view is loaded and stored. Not `supported`: an operand whose base,
 // leading dimension or batch stride is not a multiple of 16 bytes, which TMA
 // cannot address (a box must start 16-byte aligned; seen on H100 and H200: an
-// unaligned start is an illegal instruction), unless row classes read it;
+// unaligned start is an illegal instruction), unless row classes or row
+// windows read it;
 // dispatch packs such operands into a workspace first (dispatch/launch.cpp).
 // D may be anything element-aligned: row classes store it, or where TMA
 // cannot store its rows (out_rotated) the epilogue stages them rotated and
@@ -70,7 +77,8 @@ OutputStage output_stage(const KernelView& v);
 struct LaunchMaps {
   LoadPlan plan;
   TmaMapSpec row, col, out;
-  // With row classes: each class's row operand and D (row and out unused).
+  // With row classes: each class's row operand and D (row and out unused);
+  // with row windows, each class's row operand (row unused).
   TmaMapSpec class_row[kRowClasses], class_out[kRowClasses];
 };
 LaunchMaps launch_map_specs(const KernelView& v, const TileShape& shape);

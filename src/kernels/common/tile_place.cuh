@@ -37,7 +37,7 @@ BWGEMM_HOST_DEVICE TilePlace place_tile(const GemmParams& p, int64_t linear, uin
   place.col_k_offset = 0;
   place.row_map = &p.row.map;
   place.out_map = &p.out_map;
-  if (p.classes.use != RowClassUse::kNone) {
+  if (cuts_rows(p.classes.use)) {
     const int32_t shift = p.classes.shift[t.batch];
     place.rows = p.classes.rows[t.batch];
     place.row_map = &p.classes.row_map[t.batch];

@@ -25,6 +25,7 @@ TileShape tile_shape(int, DType out_type) {
           Any::kBlockRows,
           8,
           false,
+          false,
           false};
 }
 

@@ -41,12 +41,23 @@ struct Shape {
   // kernel waits for that grid (griddepcontrol.wait) before touching memory;
   // configuration 0 keeps its measured plain launch until PDL is measured on it.
   bool programmatic;
+  // Row windows (gemm_params.h, RowClassUse::kRowWindows): an M/N-major row
+  // operand with any leading dimension is fetched as 16-byte-aligned windows
+  // by k residue class into this many window buffers, and shifted into the
+  // stage by the producer warpgroup's other warps. 0: the row operand is
+  // loaded by TMA as it is.
+  int row_windows = 0;
+  // Each consumer's epilogue staging, at most (a whole 16-bit 64 x 256
+  // block in 32 KB; less stores the block in turns).
+  uint32_t staging_limit = 32 * 1024;
 };
 
 constexpr uint8_t kAllLayouts = 0xF;
 // Decode (n <= 64 tokens against a weight): B is K-major (op(B) = B, k x n),
 // A is the weight, TN (K-major) or NN (M-major).
 constexpr uint8_t kDecodeLayouts = 0x3;
+// Row windows read M/N-major row operands only.
+constexpr uint8_t kRowMNLayouts = 0xC;
 
 inline constexpr Shape kShapes[] = {
     // The large-shape configuration (docs/perf.md).
@@ -64,6 +75,12 @@ inline constexpr Shape kShapes[] = {
     // 256 x 256 tiles leave most of a last wave idle (GPT-2's input gradient,
     // 768 x 8192 x 50257: 96 tiles on 66 clusters).
     {"sm90_256x128x64_5stage_2cta", 2, 128, 2, ClusterMode::kMulticast, 5, kAllLayouts, false},
+    // Configuration 0 reading an M/N-major row operand that TMA cannot
+    // address as it is (GPT-2's weight gradient, NT with ldb 50257) through
+    // row windows instead of a packed copy: two 17 KB window buffers, paid
+    // for by half the epilogue staging.
+    {"sm90_256x256x64_3stage_2cta_windows", 2, 256, 2, ClusterMode::kMulticast, 3, kRowMNLayouts,
+     false, 2, 16 * 1024},
 };
 constexpr int kConfigCount = int(sizeof kShapes / sizeof kShapes[0]);
 
@@ -123,7 +140,7 @@ struct Config {
   static constexpr int kChunks = kBlockCols / kChunkCols;
   static constexpr uint32_t kChunkBytes = 64 * 128;
   static constexpr uint32_t kStagingBytes =
-      kChunks * kChunkBytes < 32 * 1024 ? kChunks * kChunkBytes : 32 * 1024;
+      kChunks * kChunkBytes < kShape.staging_limit ? kChunks * kChunkBytes : kShape.staging_limit;
   static constexpr int kChunksPerStaging = kStagingBytes / kChunkBytes;
   // The accumulators are registers: each chunk's index must be known at
   // compile time, so the epilogue's chunk loops are unrolled.
@@ -136,18 +153,34 @@ struct Config {
   static constexpr uint32_t kReduceBytes =
       kSplitK ? (kClusterSize - 1) * kConsumers * kReduceSlotBytes : 0;
 
-  // Shared memory: stages | staging buffers | split-K slots | full and empty
-  // barriers | split-K reduce_full and reduce_empty barriers per consumer.
+  // Row windows (Shape::row_windows): a window holds one k block of the CTA's
+  // rows, by k residue class (row_window_class), each class's 8 k as rows of
+  // the block's rows plus the 8 elements a shift can move them by (16-byte
+  // multiples, as an unswizzled box's rows must be). The producer warpgroup's
+  // warps other than the TMA one shift them into the stage.
+  static constexpr int kRowWindows = kShape.row_windows;
+  static constexpr uint32_t kWindowRowBytes = (kBlockRows + 8) * 2;
+  static constexpr uint32_t kWindowClassBytes = kBlockK / 8 * kWindowRowBytes;
+  static constexpr uint32_t kWindowBytes = 8 * kWindowClassBytes;
+  static constexpr int kShifterWarps = 3;
+
+  // Shared memory: stages | staging buffers | split-K slots | row windows |
+  // full and empty barriers | split-K reduce_full and reduce_empty barriers
+  // per consumer | the row windows' full and empty barriers.
   // Every tile is 1024-byte aligned, as 128B swizzling requires.
   static constexpr uint32_t kStagingOffset = kStages * kStageBytes;
   static constexpr uint32_t kReduceOffset = kStagingOffset + kConsumers * kStagingBytes;
-  static constexpr uint32_t kBarrierOffset = kReduceOffset + kReduceBytes;
-  static constexpr int kBarriers = 2 * kStages + (kSplitK ? 2 * kConsumers : 0);
+  static constexpr uint32_t kWindowOffset = kReduceOffset + kReduceBytes;
+  static constexpr uint32_t kBarrierOffset = kWindowOffset + kRowWindows * kWindowBytes;
+  static constexpr int kBarriers = 2 * kStages + (kSplitK ? 2 * kConsumers : 0) + 2 * kRowWindows;
   static constexpr uint32_t kSmemBytes = kBarrierOffset + kBarriers * sizeof(uint64_t);
 
   // empty[s] is released by every consumer warp of the CTAs the stage's data
   // lands in: with multicast, the peer's column share lands here too.
   static constexpr uint32_t kEmptyArrivals = (kMulticast ? kClusterSize : 1) * kConsumers * 4;
+  // full[s] completes on the TMA bytes after the TMA thread's arrival, and
+  // with row windows after each shifter warp's too.
+  static constexpr uint32_t kFullArrivals = kRowWindows > 0 ? 1 + kShifterWarps : 1;
   // reduce_full (rank 0): every thread of the consumer in each other rank;
   // reduce_empty (other ranks): every thread of rank 0's consumer.
   static constexpr uint32_t kReduceFullArrivals = (kClusterSize - 1) * 128;
@@ -175,6 +208,9 @@ struct Config {
   static_assert(kStageBytes % 1024 == 0 && kStagingBytes % 1024 == 0 && kReduceBytes % 1024 == 0);
   static_assert(kChunks % kChunksPerStaging == 0);
   static_assert(kSmemBytes <= 232448, "exceeds the sm90 shared-memory limit per block");
+  // (Only M/N-major row operands are compiled with row windows: kRowMNLayouts.)
+  static_assert(kRowWindows == 0 || !kSplitK, "row windows: the stage ring of a multicast CTA");
+  static_assert(kWindowClassBytes % 128 == 0, "each class's box lands 128-byte aligned");
   static_assert(kProducerRegisters + kConsumerRegisters * kConsumers <=
                 (1 + kConsumers) * kLaunchRegisterCap);
 };

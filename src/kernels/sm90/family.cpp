@@ -16,8 +16,9 @@ extern const VariantCatalog kCatalog = {"sm90", select_variant, tile_shape};
 namespace {
 
 bool reads_unaligned_b(const GemmProblem& p, int config) {
-  return config != kDecodeConfig &&
-         row_class_use(to_kernel_view(p), tile_shape(config, p.c_type)) == RowClassUse::kRowOperand;
+  if (config == kDecodeConfig) return false;
+  const RowClassUse use = row_class_use(to_kernel_view(p), tile_shape(config, p.c_type));
+  return use == RowClassUse::kRowOperand || use == RowClassUse::kRowWindows;
 }
 
 // The remainder's configuration: one CTA per 64 x 128 tile, so that a

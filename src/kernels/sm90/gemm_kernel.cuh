@@ -43,7 +43,8 @@
 namespace bwgemm::sm90 {
 
 // Warp roles: warpgroup 0 produces (warp 0 issues the TMA loads, the other
-// three only give their registers away); every other warpgroup is a consumer
+// three shift row windows into the stages where the configuration has them,
+// else only give their registers away); every other warpgroup is a consumer
 // that runs the wgmma mainloop and the epilogue of its 64 rows.
 enum class Role { Producer, Math };
 
@@ -70,6 +71,16 @@ struct SharedStorage : StageStorage<Cfg> {
   BWGEMM_DEVICE ptx::Mbarrier* reduce_empty(uint32_t consumer) const {
     return this->after_stage_barriers() + Cfg::kConsumers + consumer;
   }
+  // Row windows: window i, landed (window_full) and shifted out (window_empty).
+  BWGEMM_DEVICE uint8_t* window(uint32_t i) const {
+    return this->base + Cfg::kWindowOffset + i * Cfg::kWindowBytes;
+  }
+  BWGEMM_DEVICE ptx::Mbarrier* window_full(uint32_t i) const {
+    return this->after_stage_barriers() + (Cfg::kSplitK ? 2 * Cfg::kConsumers : 0) + i;
+  }
+  BWGEMM_DEVICE ptx::Mbarrier* window_empty(uint32_t i) const {
+    return window_full(Cfg::kRowWindows) + i;
+  }
 };
 
 // The k blocks rank `rank` runs for every tile: all of them, or with split-K
@@ -91,28 +102,43 @@ BWGEMM_DEVICE KRange k_range(int32_t k_blocks, uint32_t rank) {
 }
 
 // The TMA warp: one elected thread fills the ring for every tile of this
-// cluster, in the same order the consumers drain it.
+// cluster, in the same order the consumers drain it. With row windows it
+// fills the windows' ring (one window per k block) for the shifter warps,
+// and the stages only with the column operand.
 template <class Cfg>
 BWGEMM_DEVICE void produce(const GemmParams& p, const SharedStorage<Cfg>& smem, uint32_t rank,
                            int32_t k_blocks) {
   constexpr uint16_t kAllCtas = (1u << Cfg::kClusterSize) - 1;
+  constexpr uint32_t kTmaBytes = Cfg::kRowWindows > 0 ? Cfg::kColTileBytes : Cfg::kStageBytes;
   const KRange ks = k_range<Cfg>(k_blocks, rank);
   PipelineState<Cfg::kStages> ring;
+  [[maybe_unused]] PipelineState<Cfg::kRowWindows> windows;
   for (const int64_t t : ClusterTiles(p.scheduler)) {
     const TilePlace place = place_tile<Cfg>(p, t, rank);
     const uint32_t share = Cfg::kMulticast ? rank : 0;
     const int32_t share0 = place.col0 + int32_t(share) * Cfg::kLoadedCols;
     for (int32_t kb = ks.begin; kb < ks.begin + ks.count; ++kb) {
       const int32_t k0 = kb * Cfg::kBlockK;
+      if constexpr (Cfg::kRowWindows > 0) {
+        // Class c's box: k0 + c + 8i for i < 8, rows from row0 - shift on.
+        ptx::mbarrier_wait(smem.window_empty(windows.stage), windows.phase ^ 1);
+        ptx::Mbarrier* landed = smem.window_full(windows.stage);
+        ptx::mbarrier_arrive_expect_tx(landed, Cfg::kWindowBytes);
+        for (int c = 0; c < kRowClasses; ++c)
+          ptx::tma_load_3d(smem.window(windows.stage) + c * Cfg::kWindowClassBytes,
+                           &p.classes.row_map[c], landed, place.row0, k0 / 8, 0);
+        windows.advance();
+      }
       ptx::Mbarrier* full = smem.full(ring.stage);
       // Wait until every CTA's consumers released the stage, then load it:
       // this CTA's rows, and its share of the columns (into every CTA).
       ptx::mbarrier_wait(smem.empty(ring.stage), ring.phase ^ 1);
-      ptx::mbarrier_arrive_expect_tx(full, Cfg::kStageBytes);
-      load_operand<Cfg, Cfg::kRowMN, Cfg::kBlockRows>(
-          smem.row_tile(ring.stage), 0, place.row0, k0, [&](void* dst, int32_t c0, int32_t c1) {
-            ptx::tma_load_3d(dst, place.row_map, full, c0, c1, place.row_plane);
-          });
+      ptx::mbarrier_arrive_expect_tx(full, kTmaBytes);
+      if constexpr (Cfg::kRowWindows == 0)
+        load_operand<Cfg, Cfg::kRowMN, Cfg::kBlockRows>(
+            smem.row_tile(ring.stage), 0, place.row0, k0, [&](void* dst, int32_t c0, int32_t c1) {
+              ptx::tma_load_3d(dst, place.row_map, full, c0, c1, place.row_plane);
+            });
       load_operand<Cfg, Cfg::kColMN, Cfg::kLoadedCols>(
           smem.col_tile(ring.stage), share, share0, k0 - place.col_k_offset,
           [&](void* dst, int32_t c0, int32_t c1) {
@@ -121,6 +147,80 @@ BWGEMM_DEVICE void produce(const GemmParams& p, const SharedStorage<Cfg>& smem, 
             else
               ptx::tma_load_3d(dst, &p.col.map, full, c0, c1, place.col_plane);
           });
+      ring.advance();
+    }
+  }
+}
+
+// Row windows: one window's rows into the stage's row tile, the classes
+// c = shifter, shifter + 3, ... of it. Row kk = c + 8i of the k block (row i
+// of class c's box) starts `shift` elements into its window row. Lane l
+// writes the row's 32-bit words l and l + 32 (in the tile's two 64-row boxes:
+// 128 bytes a row, 16-byte chunks swizzled by kk % 8 = c) from window words
+// l + shift / 2 and the next, funnel-shifted by one element where the shift
+// is odd. Consecutive lanes read and write consecutive words (of a swizzled
+// row): no bank conflicts. A class's rows go kBatch at a time, all loads
+// before the stores (the compiler cannot tell the two apart, and would wait
+// out each load's latency in turn).
+template <class Cfg>
+BWGEMM_DEVICE void shift_window(const uint8_t* window, uint8_t* rows, uint32_t shifts,
+                                uint32_t shifter) {
+  static_assert(Cfg::kBlockRows == 2 * Cfg::kMNBox, "two words of a row per lane");
+  constexpr int kRowsPerClass = Cfg::kBlockK / kRowClasses;
+  constexpr int kBatch = 4;  // 16 words in flight: the producers' registers allow it
+  const uint32_t lane = ptx::lane_index();
+  for (uint32_t c = shifter; c < uint32_t(kRowClasses); c += Cfg::kShifterWarps) {
+    const uint32_t shift = (shifts >> (4 * c)) & 0xF, bits = 16 * (shift % 2);
+    const auto* src =
+        reinterpret_cast<const uint32_t*>(window + c * Cfg::kWindowClassBytes) + shift / 2 + lane;
+    uint8_t* dst = rows + c * 128 + ((lane / 4) ^ c) * 16 + lane % 4 * 4;
+#pragma unroll
+    for (int i0 = 0; i0 < kRowsPerClass; i0 += kBatch) {
+      uint32_t words[kBatch][2][2];
+#pragma unroll
+      for (int i = 0; i < kBatch; ++i)
+#pragma unroll
+        for (int box = 0; box < 2; ++box)
+#pragma unroll
+          for (int w = 0; w < 2; ++w)
+            words[i][box][w] = src[(i0 + i) * Cfg::kWindowRowBytes / 4 + 32 * box + w];
+#pragma unroll
+      for (int i = 0; i < kBatch; ++i)
+#pragma unroll
+        for (int box = 0; box < 2; ++box) {
+          const uint64_t pair = uint64_t(words[i][box][1]) << 32 | words[i][box][0];
+          *reinterpret_cast<uint32_t*>(dst + (i0 + i) * kRowClasses * 128 + box * Cfg::kBoxBytes) =
+              uint32_t(pair >> bits);
+        }
+    }
+  }
+}
+
+// The shifter warps (the producer warpgroup's warps 1..3): every window the
+// TMA thread fetches, in its order, into the stage the consumers read next.
+// The shifts of the 8 classes (0..7 elements) travel packed 4 bits each.
+template <class Cfg>
+BWGEMM_DEVICE void shift_windows(const GemmParams& p, const SharedStorage<Cfg>& smem,
+                                 uint32_t shifter, int32_t k_blocks) {
+  uint32_t shifts = 0;
+#pragma unroll
+  for (int c = 0; c < kRowClasses; ++c) shifts |= uint32_t(p.classes.shift[c]) << (4 * c);
+  PipelineState<Cfg::kStages> ring;
+  PipelineState<Cfg::kRowWindows> windows;
+  for ([[maybe_unused]] const int64_t t : ClusterTiles(p.scheduler)) {
+    for (int32_t kb = 0; kb < k_blocks; ++kb) {
+      ptx::mbarrier_wait(smem.window_full(windows.stage), windows.phase);
+      ptx::mbarrier_wait(smem.empty(ring.stage), ring.phase ^ 1);
+      shift_window<Cfg>(smem.window(windows.stage), smem.row_tile(ring.stage), shifts, shifter);
+      // wgmma (the async proxy) reads what the lanes wrote, and the next
+      // window's TMA overwrites what they read.
+      ptx::fence_proxy_async_smem();
+      ptx::sync_warp();
+      if (ptx::lane_index() == 0) {
+        ptx::mbarrier_arrive(smem.window_empty(windows.stage));
+        ptx::mbarrier_arrive(smem.full(ring.stage));
+      }
+      windows.advance();
       ring.advance();
     }
   }
@@ -332,11 +432,15 @@ BWGEMM_DEVICE void gemm_kernel_body(const GemmParams& p) {
   const uint32_t rank = ptx::cluster_cta_rank();
 
   if (ptx::thread_index() == 0) {
-    const BarrierRing stages{smem.full(0), smem.empty(0), Cfg::kStages, 1, Cfg::kEmptyArrivals};
+    const BarrierRing stages{smem.full(0), smem.empty(0), Cfg::kStages, Cfg::kFullArrivals,
+                             Cfg::kEmptyArrivals};
     if constexpr (Cfg::kSplitK)
       init_barrier_rings(stages,
                          BarrierRing{smem.reduce_full(0), smem.reduce_empty(0), Cfg::kConsumers,
                                      Cfg::kReduceFullArrivals, Cfg::kReduceEmptyArrivals});
+    else if constexpr (Cfg::kRowWindows > 0)
+      init_barrier_rings(stages, BarrierRing{smem.window_full(0), smem.window_empty(0),
+                                             Cfg::kRowWindows, 1, Cfg::kShifterWarps});
     else
       init_barrier_rings(stages);
     prefetch_maps(p);
@@ -358,6 +462,8 @@ BWGEMM_DEVICE void gemm_kernel_body(const GemmParams& p) {
   if (role_of(warp) == Role::Producer) {
     ptx::decrease_registers<Cfg::kProducerRegisters>();
     if (warp == 0 && ptx::elect_one()) produce<Cfg>(p, smem, rank, k_blocks);
+    if constexpr (Cfg::kRowWindows > 0)
+      if (warp > 0) shift_windows<Cfg>(p, smem, warp - 1, k_blocks);
     ptx::sync_warp();
   } else {
     ptx::increase_registers<Cfg::kConsumerRegisters>();

@@ -66,6 +66,22 @@ bool half_columns_win(const GemmProblem& p, const DeviceCaps& caps) {
   return wave_fill(p, caps, 128) * kHalfColumnsSpeed > wave_fill(p, caps, 256);
 }
 
+// Configuration 0's tiles reading an M/N-major B (the row operand, op(B) =
+// B^T) that TMA cannot address through row windows instead of a packed copy
+// (docs/perf.md v20, an H200). The windows' kernel runs at ~600 TFLOP/s
+// whatever m, the one on a copy faster; the copy costs B's bytes twice, which
+// weigh more against the GEMM the fewer columns m it has. NT, n 50257, k
+// 8192, ldb 50257: m = 768 / 1024 1.16x / 1.06x faster than packing, m = 1536
+// / 2048 / 3072 0.96x / 0.90x / 0.85x; 4095 x 4097 x 4096 NT / TT 0.76x.
+constexpr int kRowWindowsConfig = shape_index("sm90_256x256x64_3stage_2cta_windows");
+static_assert(kRowWindowsConfig > 0);
+constexpr int64_t kRowWindowsMaxCols = 1024;
+
+bool row_windows_win(const GemmProblem& p) {
+  return p.trans_b && p.batch == 1 && p.m <= kRowWindowsMaxCols &&
+         !tma_addressable(p.b, p.ldb, 0, p.ab_type);
+}
+
 // Shape classes with A, B and D 16-byte aligned and a same-type output, first
 // match wins. A decode GEMM multiplies a weight by a few tokens: tokens =
 // min(m, n), weight rows = max(m, n) (either orientation makes the same
@@ -142,6 +158,10 @@ ConfigChoice select_config(const GemmProblem& p, const DeviceCaps& caps) {
     if (half_columns_win(p, caps))
       return {kHalfColumnsConfig,
               "off cuBLAS's fast path, 256x128 tiles fill the last wave better: measured faster"};
+    if (row_windows_win(p))
+      return {kRowWindowsConfig,
+              "off cuBLAS's fast path, a wave of 256x256 tiles, B read through row windows: "
+              "measured faster"};
     return {0, "off cuBLAS's fast path, a wave of 256x256 tiles: measured faster"};
   }
   if (!aligned || p.batch != 1) return {-1, "cuBLAS measured faster"};

@@ -23,9 +23,15 @@ constexpr std::array<uint32_t, kConfigCount> smem_bytes(std::integer_sequence<in
 constexpr std::array<uint32_t, kConfigCount> kSmemBytes =
     smem_bytes(std::make_integer_sequence<int, kConfigCount>{});
 
+// A configuration with row windows reads nothing else (launch_params.h): a
+// problem it cannot take runs the choice it would have had without it.
 bool runnable(int config, const GemmProblem& p, const DeviceCaps& caps) {
   if (config == kDecodeConfig) return decode::check(p, caps) == BWGEMM_REASON_KERNEL_SELECTED;
-  return config >= 0 && config_compiled(config, variant_key(to_kernel_view(p))) &&
+  if (config < 0) return false;
+  const KernelView v = to_kernel_view(p);
+  const TileShape shape = tile_shape(config, p.c_type);
+  return config_compiled(config, variant_key(v)) &&
+         (!shape.row_windows || row_class_use(v, shape) == RowClassUse::kRowWindows) &&
          caps.smem_per_block_optin >= int(kSmemBytes[size_t(config)]);
 }
 

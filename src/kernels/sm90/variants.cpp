@@ -42,7 +42,8 @@ TileShape tile_shape(int config, DType out_type) {
           64,
           8,
           s.mode == ClusterMode::kSplitK,
-          s.mode == ClusterMode::kMulticast};
+          s.mode == ClusterMode::kMulticast && s.row_windows == 0,
+          s.row_windows > 0};
 }
 
 }  // namespace bwgemm::sm90

@@ -338,7 +338,7 @@ void map_specs_describe_the_operands_and_the_output(void**) {
 
 // A shape whose every extent differs, so that no field can stand in for
 // another: boxes and scheduler follow the shape they are given.
-const TileShape kOddShape = {2, 96, 160, 32, 48, 24, 40, 3, false, false};
+const TileShape kOddShape = {2, 96, 160, 32, 48, 24, 40, 3, false, false, false};
 
 void maps_and_scheduler_follow_the_tile_shape(void**) {
   for_every_call([](const bwgemm::RawCall& c, const Types& t, const GemmProblem& p) {
@@ -626,6 +626,64 @@ void row_classes_take_gpt2_lm_head(void**) {
   without.row_classes = false;
   assert_false(plan_of(igrad, without).supported);
   assert_true(plan_of(logits, without).out_rotated);
+}
+
+// Row windows (gemm_params.h) on GPT-2's weight gradient (NT, ldb 50257 =
+// 1 mod 8: B's column k starts k mod 8 elements past a 16-byte boundary),
+// with the configuration that has them.
+void row_windows_take_gpt2_weight_gradient(void**) {
+  using bwgemm::RowClassUse;
+  const int config = bwgemm::sm90::config_by_name("sm90_256x256x64_3stage_2cta_windows");
+  assert_true(config > 0);
+  const TileShape shape = bwgemm::sm90::tile_shape(config, DType::BF16);
+  assert_true(shape.row_windows);
+  assert_false(shape.row_classes);
+  const bwgemm::RawCall wgrad = minimal_call(CUBLAS_OP_N, CUBLAS_OP_T, 768, 50257, 8192, 0);
+  const bwgemm::LoadPlan plan = plan_of(wgrad, shape);
+  assert_true(plan.supported);
+  assert_false(plan.out_rotated);
+  assert_int_equal(int(plan.classes), int(RowClassUse::kRowWindows));
+  const KernelView v = bwgemm::to_kernel_view(problem_of(wgrad, CUBLAS_POINTER_MODE_HOST));
+  const GemmParams g = bwgemm::launch_params_without_maps(v, shape);
+  // The plain scheduler, rows and depth: the classes cut k, not D.
+  assert_int_equal(int(g.classes.use), int(RowClassUse::kRowWindows));
+  assert_int_equal(g.scheduler.batch, 1);
+  assert_int_equal(g.rows, 50257);
+  assert_int_equal(g.depth, 8192);
+  assert_int_equal(g.out_ld, 768);
+  const LaunchMaps maps = bwgemm::launch_map_specs(v, shape);
+  for (int c = 0; c < 8; ++c) {
+    assert_int_equal(g.classes.shift[c], c);
+    const TmaMapSpec& r = maps.class_row[c];
+    assert_int_equal(address(r.base) % 16, 0);
+    assert_int_equal(address(r.base), address(wgrad.B) + 2 * (c * 50257 - c));
+    assert_int_equal(r.dims[0], 50257 + c);  // row 0 at the shift
+    assert_int_equal(r.dims[1], 1024);       // k = c + 8i, i < 1024
+    assert_int_equal(r.strides[0], 8 * 50257 * 2);
+    assert_int_equal(r.box[0], 128 + 8);  // the CTA's rows and the largest shift
+    assert_int_equal(r.box[1], 8);
+    assert_int_equal(int(r.swizzle), int(CU_TENSOR_MAP_SWIZZLE_NONE));
+  }
+  // k = 8193: classes 0 and 1 have 1025 columns, the others 1024.
+  const bwgemm::RawCall longer = minimal_call(CUBLAS_OP_N, CUBLAS_OP_T, 768, 50257, 8193, 0);
+  const LaunchMaps longer_maps = bwgemm::launch_map_specs(
+      bwgemm::to_kernel_view(problem_of(longer, CUBLAS_POINTER_MODE_HOST)), shape);
+  assert_int_equal(longer_maps.class_row[0].dims[1], 1025);
+  assert_int_equal(longer_maps.class_row[1].dims[1], 1024);
+  // Not the configuration's: a K-major row operand (NN), fewer k than
+  // classes, batches. Its plan refuses them (dispatch sends them to cuBLAS).
+  assert_false(
+      plan_of(minimal_call(CUBLAS_OP_N, CUBLAS_OP_N, 768, 8192, 50257, 0), shape).supported);
+  assert_false(plan_of(minimal_call(CUBLAS_OP_N, CUBLAS_OP_T, 768, 50257, 7, 0), shape).supported);
+  bwgemm::RawCall batched = minimal_call(CUBLAS_OP_N, CUBLAS_OP_T, 512, 512, 256, 0);
+  batched.entry = bwgemm::EntryPoint::GemmStridedBatchedEx_64;
+  batched.batch = 2;
+  batched.strideA = 512 * 256;
+  batched.strideB = 512 * 256;
+  batched.strideC = 512 * 512;
+  assert_false(plan_of(batched, shape).supported);
+  // Configuration 0 packs such a B first: its plan cannot load it.
+  assert_false(plan_of(wgrad).supported);
 }
 
 // GPT-2's lm_head calls with the vocabulary 50257 (cuBLAS terms): the logits
@@ -917,6 +975,7 @@ int main() {
       TEST(a_rejected_map_fails_the_launch),
       TEST(plan_loads_takes_unaligned_outputs_only),
       TEST(row_classes_take_gpt2_lm_head),
+      TEST(row_windows_take_gpt2_weight_gradient),
       TEST(ragged_edges_split_off_a_wave),
       TEST(unaligned_output_is_stored_by_threads),
       TEST(select_variant_takes_types_and_majorness),

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <initializer_list>
 
+#include "kernels/common/kernel_view.h"
 #include "kernels/decode/check.h"
 #include "kernels/sm90/policy.h"
 #include "kernels/sm90/selection.h"
@@ -21,6 +22,10 @@ namespace bwgemm::sm90 {
 BWGEMM_FOR_EACH_TYPE_PAIR(NO_VARIANTS_)
 #undef NO_VARIANTS_
 }  // namespace bwgemm::sm90
+
+// The driver's map encoder, which selection never reaches (it asks only how
+// a configuration would load a problem).
+bool bwgemm::encode_tma_map(const TmaMapSpec&, CUtensorMap*) { return false; }
 
 using bwgemm::DeviceCaps;
 using bwgemm::DType;
@@ -295,6 +300,57 @@ void a_named_configuration_replaces_the_choice(void**) {
   assert_int_equal(bwgemm::sm90::choose(decode, caps, false, -1).config, -1);
 }
 
+// An M/N-major B that TMA cannot address (GPT-2's weight gradient, NT with
+// ldb 50257) on 256 x 256 tiles: the configuration with row windows reads it.
+// Aligned, batched, K-major or on 256 x 128 tiles: not.
+void row_windows_for_unaligned_mn_major_b(void**) {
+  const DeviceCaps caps{0, 9, 0, 132, 232448};
+  const int windows = bwgemm::sm90::config_by_name("sm90_256x256x64_3stage_2cta_windows");
+  assert_true(windows > 0);
+  GemmProblem p = problem({768, 50257, 8192, 1, BF16, BF16, 132, true});
+  p.trans_b = true;
+  p.lda = p.ldd = p.ldc = 768;
+  p.ldb = 50257;
+  bwgemm::ConfigChoice c = bwgemm::sm90::select_config(p, caps);
+  assert_int_equal(c.config, windows);
+  assert_non_null(std::strstr(c.rule, "row windows"));
+  p.m = p.lda = p.ldc = p.ldd = 1024;  // the widest D measured faster
+  assert_int_equal(bwgemm::sm90::select_config(p, caps).config, windows);
+  p.m = p.lda = p.ldc = p.ldd = 1032;
+  assert_int_equal(bwgemm::sm90::select_config(p, caps).config, 0);
+  p.m = p.lda = p.ldc = p.ldd = 768;
+  p.ldb = 50264;  // 16-byte rows: TMA reads B as it is
+  assert_int_equal(bwgemm::sm90::select_config(p, caps).config, 0);
+  p.ldb = 50257;
+  p.b = reinterpret_cast<const void*>(uintptr_t{2});  // or an unaligned base
+  p.ldb = 50264;
+  assert_int_equal(bwgemm::sm90::select_config(p, caps).config, windows);
+  p.batch = 2;
+  assert_int_equal(bwgemm::sm90::select_config(p, caps).config, 0);
+  p.batch = 1;
+  p.trans_b = false;  // NN: B is K-major (row classes, configuration 0's)
+  p.b = nullptr;
+  p.ldb = 50257;
+  assert_int_equal(bwgemm::sm90::select_config(p, caps).config, 0);
+  // 768 x 8192 x 50257 NT: 96 tiles of 256 x 256 fill the last wave worse
+  // than 192 of 256 x 128, which keep the packed copy.
+  GemmProblem q = problem({768, 8192, 50257, 1, BF16, BF16, 132, true});
+  q.trans_b = true;
+  q.ldb = 8191;
+  assert_int_equal(bwgemm::sm90::select_config(q, caps).config,
+                   bwgemm::sm90::config_by_name("sm90_256x128x64_5stage_2cta"));
+  // Wide D (4095 x 4097 x 4096 NT): the copy costs less than the windows.
+  GemmProblem wide = problem({4095, 4097, 4096, 1, BF16, BF16, 132, true});
+  wide.trans_b = true;
+  wide.ldb = 4097;
+  assert_int_equal(bwgemm::sm90::select_config(wide, caps).config, 0);
+  // Named, the configuration runs what its windows can read, and a problem
+  // they cannot (batches) has the choice it would have had.
+  assert_int_equal(bwgemm::sm90::choose(wide, caps, true, windows).config, windows);
+  wide.batch = 2;
+  assert_int_equal(bwgemm::sm90::choose(wide, caps, true, windows).config, 0);
+}
+
 }  // namespace
 
 int main() {
@@ -308,6 +364,7 @@ int main() {
       cmocka_unit_test(decode_rows_say_cublas_with_their_rule),
       cmocka_unit_test(half_columns_where_they_fill_the_last_wave),
       cmocka_unit_test(a_named_configuration_replaces_the_choice),
+      cmocka_unit_test(row_windows_for_unaligned_mn_major_b),
   };
   return cmocka_run_group_tests_name("sm90_policy", tests, nullptr, nullptr);
 }
