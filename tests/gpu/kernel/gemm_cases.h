@@ -46,6 +46,9 @@ bool kernel_takes(const GemmCase& c);
 // packed copy is needed: such a case may then run on the kernel where
 // kernel_takes says a pack would send it to cuBLAS.
 bool may_read_b_by_class(const GemmCase& c);
+// Likewise by row windows: B transposed (M/N-major), one matrix, k >= 8, A
+// addressable as it is (sm90 configuration sm90_256x256x64_3stage_2cta_windows).
+bool may_read_b_by_windows(const GemmCase& c);
 
 struct CaseResult {
   bool ok;
