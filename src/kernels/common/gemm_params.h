@@ -74,7 +74,7 @@ struct OperandMap {
 // CTA's rows from row0 - shift on, 8 more than the tile: the producer's
 // shifter warps move each k's rows by its class's shift into the stage's
 // swizzled layout (sm90 gemm_kernel.cuh). The scheduler, rows and D are the
-// plain ones; rows and out_map are unused.
+// plain ones; classes.rows and classes.out_map are unused.
 enum class RowClassUse : uint8_t { kNone, kRowOperand, kOut, kRowWindows };
 constexpr int kRowClasses = 8;
 

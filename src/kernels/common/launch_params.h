@@ -50,7 +50,7 @@ inline bool tma_addressable(const void* base, int64_t ld, int64_t plane_stride, 
 // alignment is not asked: dispatch packs it first where TMA cannot read it.
 // A shape with row windows uses them for every M/N-major row operand of one
 // matrix with k >= 8 (each k class has a column), and nothing else: other
-// views are not supported by it.
+// views with k > 0 are not supported by it.
 RowClassUse row_class_use(const KernelView& v, const TileShape& shape);
 
 // How a view is loaded and stored. Not `supported`: an operand whose base,

@@ -133,9 +133,10 @@ struct Config {
 
   // Epilogue: each consumer converts its 64 x kBlockCols block into chunks of
   // 64 rows x 128 bytes (one TMA store each) in its own staging buffer,
-  // issues the stores and goes on to the next tile while they drain. Up to
-  // 32 KB hold a whole 16-bit 64 x 256 block, or half an fp32 one (then the
-  // second half waits for the first half's stores to have read the buffer).
+  // issues the stores and goes on to the next tile while they drain. The
+  // buffer holds up to Shape::staging_limit bytes (32 KB: a whole 16-bit
+  // 64 x 256 block, or half an fp32 one); a block larger than it is stored in
+  // turns, each waiting for the previous turn's stores to have read it.
   static constexpr int kChunkCols = 128 / int(sizeof(Out));
   static constexpr int kChunks = kBlockCols / kChunkCols;
   static constexpr uint32_t kChunkBytes = 64 * 128;
@@ -154,7 +155,7 @@ struct Config {
       kSplitK ? (kClusterSize - 1) * kConsumers * kReduceSlotBytes : 0;
 
   // Row windows (Shape::row_windows): a window holds one k block of the CTA's
-  // rows, by k residue class (row_window_class), each class's 8 k as rows of
+  // rows, by k residue class (gemm_params.h), each class's 8 k as rows of
   // the block's rows plus the 8 elements a shift can move them by (16-byte
   // multiples, as an unswizzled box's rows must be). The producer warpgroup's
   // warps other than the TMA one shift them into the stage.
@@ -208,8 +209,10 @@ struct Config {
   static_assert(kStageBytes % 1024 == 0 && kStagingBytes % 1024 == 0 && kReduceBytes % 1024 == 0);
   static_assert(kChunks % kChunksPerStaging == 0);
   static_assert(kSmemBytes <= 232448, "exceeds the sm90 shared-memory limit per block");
-  // (Only M/N-major row operands are compiled with row windows: kRowMNLayouts.)
-  static_assert(kRowWindows == 0 || !kSplitK, "row windows: the stage ring of a multicast CTA");
+  // (Only M/N-major row operands are compiled with row windows: kRowMNLayouts;
+  // shift_window asserts it.)
+  static_assert(kRowWindows == 0 || !kSplitK,
+                "row windows: the shifters run every k block, not a split-K share");
   static_assert(kWindowClassBytes % 128 == 0, "each class's box lands 128-byte aligned");
   static_assert(kProducerRegisters + kConsumerRegisters * kConsumers <=
                 (1 + kConsumers) * kLaunchRegisterCap);

@@ -30,9 +30,12 @@ static_assert(kEdgeConfig > 0 && kShapes[kEdgeConfig].layouts == kAllLayouts);
 // on kEdgeConfig, then the body on `config` (ragged_edge.h). The body's
 // parameters are built before anything is enqueued, and a remainder the
 // launcher refuses leaves the call whole, so that nothing is enqueued unless
-// both are.
+// both are. A configuration with row windows is never split: kEdgeConfig
+// cannot read the B they read in place, so each call would build the body
+// for nothing.
 bool launch_split(const GemmProblem& p, const DeviceCaps& caps, int config, ErrorFlag error_flag,
                   LaunchResult* out) {
+  if (kShapes[config].row_windows > 0) return false;
   const int sms = p.sm_count_target > 0 && p.sm_count_target < caps.sm_count ? p.sm_count_target
                                                                              : caps.sm_count;
   EdgeSplit split;

@@ -76,7 +76,7 @@ struct SharedStorage : StageStorage<Cfg> {
     return this->base + Cfg::kWindowOffset + i * Cfg::kWindowBytes;
   }
   BWGEMM_DEVICE ptx::Mbarrier* window_full(uint32_t i) const {
-    return this->after_stage_barriers() + (Cfg::kSplitK ? 2 * Cfg::kConsumers : 0) + i;
+    return this->after_stage_barriers() + i;  // no split-K barriers (config.h)
   }
   BWGEMM_DEVICE ptx::Mbarrier* window_empty(uint32_t i) const {
     return window_full(Cfg::kRowWindows) + i;
@@ -165,9 +165,11 @@ BWGEMM_DEVICE void produce(const GemmParams& p, const SharedStorage<Cfg>& smem, 
 template <class Cfg>
 BWGEMM_DEVICE void shift_window(const uint8_t* window, uint8_t* rows, uint32_t shifts,
                                 uint32_t shifter) {
+  static_assert(Cfg::kRowMN, "row windows hold an M/N-major row operand");
   static_assert(Cfg::kBlockRows == 2 * Cfg::kMNBox, "two words of a row per lane");
   constexpr int kRowsPerClass = Cfg::kBlockK / kRowClasses;
   constexpr int kBatch = 4;  // 16 words in flight: the producers' registers allow it
+  static_assert(kRowsPerClass % kBatch == 0);
   const uint32_t lane = ptx::lane_index();
   for (uint32_t c = shifter; c < uint32_t(kRowClasses); c += Cfg::kShifterWarps) {
     const uint32_t shift = (shifts >> (4 * c)) & 0xF, bits = 16 * (shift % 2);

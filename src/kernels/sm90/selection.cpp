@@ -27,7 +27,7 @@ constexpr std::array<uint32_t, kConfigCount> kSmemBytes =
 // problem it cannot take runs the choice it would have had without it.
 bool runnable(int config, const GemmProblem& p, const DeviceCaps& caps) {
   if (config == kDecodeConfig) return decode::check(p, caps) == BWGEMM_REASON_KERNEL_SELECTED;
-  if (config < 0) return false;
+  if (config < 0 || config >= kConfigCount) return false;
   const KernelView v = to_kernel_view(p);
   const TileShape shape = tile_shape(config, p.c_type);
   return config_compiled(config, variant_key(v)) &&

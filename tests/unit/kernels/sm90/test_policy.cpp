@@ -321,7 +321,6 @@ void row_windows_for_unaligned_mn_major_b(void**) {
   p.m = p.lda = p.ldc = p.ldd = 768;
   p.ldb = 50264;  // 16-byte rows: TMA reads B as it is
   assert_int_equal(bwgemm::sm90::select_config(p, caps).config, 0);
-  p.ldb = 50257;
   p.b = reinterpret_cast<const void*>(uintptr_t{2});  // or an unaligned base
   p.ldb = 50264;
   assert_int_equal(bwgemm::sm90::select_config(p, caps).config, windows);
