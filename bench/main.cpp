@@ -28,6 +28,7 @@ struct CommandLine {
   std::string tune_out;            // --tune FILE
   std::string tune_grid = "full";  // --tune-grid
   std::string tune_child_result;   // --tune-child GRID --tune-result FILE (internal)
+  bool shape_rates = false;         // --rates
   bool list = false;
   bool help = false;
 };
@@ -35,8 +36,8 @@ struct CommandLine {
 void print_usage(std::FILE* out) {
   std::fprintf(
       out,
-      "usage: bwgemm-bench [--suite NAMES] [--shape m,n,k[,op][,dtype][,batch]]... [--reps N]\n"
-      "                    [--burst] [--beta1] [--csv FILE] | --list | --help\n"
+      "usage: bwgemm-bench [--suite NAMES] [--shape m,n,k[,op][,dtype][,batch]]... [--rates]\n"
+      "                    [--reps N] [--burst] [--beta1] [--csv FILE] | --list | --help\n"
       "       bwgemm-bench --tune FILE [--tune-grid full|quick] [--reps N]\n"
       "\n"
       "Times bwgemmGemmEx under the AUTO policy (\"dispatch\") and FORCE_KERNEL (\"kernel\")\n"
@@ -48,6 +49,8 @@ void print_usage(std::FILE* out) {
       "  --shape SPEC   an ad-hoc shape, repeatable; op NN|NT|TN|TT (default TN), dtype\n"
       "                 fp16|bf16 (default fp16), batch (default 1; > 1 runs the\n"
       "                 strided-batched entry points); runs as suite \"shape\"\n"
+      "  --rates        the --shape shapes also get eager and graph rates (streams of\n"
+      "                 calls, as the small and decode suites)\n"
       "  --reps N       timed calls per path and shape, at least %d (default %d)\n"
       "  --burst        2 s idle before each shape (boost clocks) instead of sustained\n"
       "                 back-to-back load; the two differ by ~15%%, compare like with like\n"
@@ -91,6 +94,8 @@ bool parse_command_line(int argc, char** argv, CommandLine* cl) {
       cl->list = true;
     } else if (arg == "--burst") {
       cl->options.burst = true;
+    } else if (arg == "--rates") {
+      cl->shape_rates = true;
     } else if (arg == "--beta1") {
       cl->options.beta_one = true;
     } else if (arg == "--suite") {
@@ -140,6 +145,7 @@ bool parse_command_line(int argc, char** argv, CommandLine* cl) {
     adhoc.name = "shape";
     adhoc.summary = "shapes from --shape";
     adhoc.shapes = cl->shapes;
+    adhoc.rates = cl->shape_rates;
     cl->suites.push_back(adhoc);
   } else if (!suites_named) {
     std::string unused;

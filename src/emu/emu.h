@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace bwgemm::emu {
 
@@ -62,12 +63,19 @@ struct LaunchConfig {
   uint32_t smem_bytes;    // dynamic shared memory per CTA
 };
 
+// A range of global memory a kernel asked L2 for (no data moves).
+struct L2Prefetch {
+  const void* address;
+  uint32_t bytes;
+};
+
 struct RunResult {
   bool ok = true;
-  std::string report;      // empty when ok: the violation or deadlock
-  uint64_t switches = 0;   // fiber switches, for profiling
-  uint64_t async_ops = 0;  // asynchronous operations completed
-  uint64_t timeouts = 0;   // bounded mbarrier waits that timed out
+  std::string report;                     // empty when ok: the violation or deadlock
+  uint64_t switches = 0;                  // fiber switches, for profiling
+  uint64_t async_ops = 0;                 // asynchronous operations completed
+  uint64_t timeouts = 0;                  // bounded mbarrier waits that timed out
+  std::vector<L2Prefetch> l2_prefetches;  // in the order issued
 };
 
 // Runs entry(arg) on every thread of the grid; returns when every thread has

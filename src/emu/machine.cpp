@@ -370,6 +370,7 @@ RunResult run(const LaunchConfig& config, const Options& options, void (*entry)(
   result.switches = m.switches;
   result.async_ops = m.async_ops;
   result.timeouts = m.timeouts;
+  result.l2_prefetches = std::move(m.l2_prefetches);
   return result;
 }
 

@@ -145,6 +145,7 @@ struct Machine {
   uint64_t switches = 0;
   uint64_t async_ops = 0;
   uint64_t timeouts = 0;
+  std::vector<L2Prefetch> l2_prefetches;
   // The states in which bounded waits were timed out (state_key in
   // machine.cpp): reaching one again is a deadlock, not another time-out.
   std::set<std::vector<uint64_t>> timed_out_states;

@@ -270,6 +270,17 @@ void tma_store_3d(const CUtensorMap* map, const void* src, int32_t c0, int32_t c
 
 // PTX ISA 9.7.9.25 cp.async.bulk: both addresses 16-byte aligned, the size
 // a non-zero multiple of 16.
+void prefetch_l2(const void* src, uint32_t bytes) {
+  const char* op = "cp.async.bulk.prefetch.L2.global";
+  const char* ref = "PTX ISA cp.async.bulk.prefetch";
+  if (bytes == 0 || bytes % 16 != 0)
+    violation(ref, format("%s: size %u is not a non-zero multiple of 16", op, bytes));
+  if (reinterpret_cast<uintptr_t>(src) % 16 != 0)
+    violation(ref, format("%s: global %p is not 16-byte aligned", op, src));
+  machine().l2_prefetches.push_back({src, bytes});
+  preemption_point();
+}
+
 void bulk_store(void* dst, const void* src, uint32_t bytes) {
   Thread& t = self();
   const Cta& cta = *t.cta;

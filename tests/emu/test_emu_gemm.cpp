@@ -16,11 +16,13 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "emu_runner.h"
 #include "kernels/common/kernel_view.h"
 #include "kernels/decode/check.h"
+#include "kernels/decode/config.h"
 #include "kernels/sm90/variants.h"
 
 using namespace bwgemm;
@@ -269,6 +271,35 @@ std::vector<Run> matrix() {
   return runs;
 }
 
+// The decode kernel's L2 prefetches: with a host alpha != 0 and a
+// K-contiguous weight, the first Shape::prefetch_k of each weight row (K if
+// shorter), once per row and batch; none otherwise.
+std::string check_decode_prefetches(const HostGemm& g, const emu::RunResult& run) {
+  const float unused = 0.0f;
+  const GemmProblem p =
+      g.problem(g.a.data(), g.b.data(), const_cast<uint8_t*>(g.c_initial.data()), &unused, &unused);
+  const KernelView v = to_kernel_view(p);
+  const decode::Shape& shape = decode::kShapes[decode::shape_for(v.rows, v.col_operand.mn_major)];
+  using Range = std::pair<uintptr_t, uint32_t>;
+  std::vector<Range> expected, issued;
+  if (!p.alpha.on_device && p.alpha.value != 0.0f && shape.prefetch_k > 0) {
+    const auto base = reinterpret_cast<uintptr_t>(v.col_operand.base);
+    const auto bytes = uint32_t(std::min<int64_t>(shape.prefetch_k, v.depth) * 2);
+    for (int64_t b = 0; b < v.batch; ++b)
+      for (int64_t col = 0; col < v.cols; ++col)
+        expected.push_back(
+            {base + uintptr_t(b * v.col_operand.stride + col * v.col_operand.ld) * 2, bytes});
+  }
+  for (const emu::L2Prefetch& r : run.l2_prefetches)
+    issued.push_back({reinterpret_cast<uintptr_t>(r.address), r.bytes});
+  std::sort(expected.begin(), expected.end());
+  std::sort(issued.begin(), issued.end());
+  if (issued == expected) return "";
+  return "L2 prefetches: " + std::to_string(issued.size()) + " issued, " +
+         std::to_string(expected.size()) + " expected (one per weight row and batch, " +
+         std::to_string(shape.prefetch_k) + " k each), or at other addresses or sizes";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -339,9 +370,10 @@ int main(int argc, char** argv) {
     const bool by_plan = r.sm90_by_plan || (config >= 0 && !decode_config &&
                                             sm90::tile_shape(config, r.c.c).row_windows);
     const bool refused = !sm100 && by_plan ? !sm90_loads(g, o.sm_count, config) : r.refused;
-    const std::string bad = refused ? (out.launched ? "launched a layout it cannot load" : "")
-                            : out.launched ? g.check(out.c.data())
-                                           : out.error;
+    std::string bad = refused        ? (out.launched ? "launched a layout it cannot load" : "")
+                      : out.launched ? g.check(out.c.data())
+                                     : out.error;
+    if (bad.empty() && out.launched && decode_config) bad = check_decode_prefetches(g, out.run);
     if (!bad.empty()) {
       ++failures;
       std::printf("FAIL %s\n%s\n", name.c_str(), bad.c_str());

@@ -229,15 +229,19 @@ RULES = [
         forbid=LOCAL_MEMORY + [r"^HGMMA\b", r"^UTMALDG\b"],
         count=DECODE_KERNELS,
     ),
+    # The K-contiguous weight's rows are asked of L2 (a bulk prefetch) before
+    # the grid-dependency wait; the NN shapes prefetch nothing.
     Rule(
         "decode kernel, weight contiguous along its rows",
         decode(shape="[345]"),
         require=[r"^MOVM\.16\.MT88\b"],
+        forbid=[r"^UBLKPF\b"],
         count=DECODE_KERNELS // 2,
     ),
     Rule(
         "decode kernel, K-contiguous weight",
         decode(shape="[012]"),
+        require=[r"^UBLKPF\.L2\b"],
         forbid=[r"^MOVM\b"],
         count=DECODE_KERNELS // 2,
     ),

@@ -24,13 +24,20 @@ struct Shape {
   // columns) rather than along K. Its lanes load 8 rows' values at one k and
   // transpose them in registers (decode_kernel.cuh); weight_blocks is even.
   bool weight_mn_major;
+  // K of each CTA's rows asked of L2 before the kernel waits for the previous
+  // grid (a multiple of 8; 0: none): the boundary between two calls, where
+  // memory would idle, starts this call's reads. Measured for the
+  // K-contiguous weight (docs/perf.md v21); a CTA of the NN shapes is resident
+  // beside the previous grid from its start, where a prefetch only competes.
+  int prefetch_k;
 };
 
 // <= 8, <= 16 and <= 32 tokens, K-contiguous weight (the unroll and shape of
 // each measured against others on an H100: docs/perf.md v11), then the same
 // for a weight contiguous along its rows (docs/perf.md v19).
-inline constexpr Shape kShapes[] = {{1, 1, 8, 2, false}, {2, 1, 2, 2, false}, {4, 1, 1, 2, false},
-                                    {1, 2, 8, 2, true},  {2, 2, 1, 2, true},  {4, 2, 1, 2, true}};
+inline constexpr Shape kShapes[] = {{1, 1, 8, 2, false, 1024}, {2, 1, 2, 2, false, 1024},
+                                    {4, 1, 1, 2, false, 1024}, {1, 2, 8, 2, true, 0},
+                                    {2, 2, 1, 2, true, 0},     {4, 2, 1, 2, true, 0}};
 constexpr int kShapeCount = int(sizeof kShapes / sizeof kShapes[0]);
 
 // Weight rows per CTA, and CTAs per batch for `cols` weight rows.
@@ -62,8 +69,11 @@ struct Config {
   static constexpr int kUnroll = kShape.unroll;
   static constexpr int kMinCtasPerSm = kShape.min_ctas_per_sm;
   static constexpr bool kWeightMnMajor = kShape.weight_mn_major;
+  static constexpr int kPrefetchK = kShape.prefetch_k;
   static constexpr int kStepK = 64;
   static_assert(!kWeightMnMajor || kWeightBlocks % 2 == 0, "32-row weight groups");
+  static_assert(kPrefetchK % 8 == 0 && (kPrefetchK == 0 || !kWeightMnMajor),
+                "a prefetch of whole 16-byte units, of K-contiguous rows");
 };
 
 }  // namespace bwgemm::decode

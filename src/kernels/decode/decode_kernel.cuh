@@ -91,6 +91,15 @@ struct KMajorWeight {
     wb = cl / 16;
     row = cl % 16;
   }
+
+  // The first `k` (a multiple of 8) of the CTA's rows into L2, a row a
+  // thread: each row's start is one contiguous range.
+  BWGEMM_DEVICE static void prefetch(const DecodeParams& p, const AB* weight, int64_t col0,
+                                     int32_t k, int thread) {
+    const int64_t col = col0 + thread;
+    if (thread < Cfg::kCtaCols && col < p.cols)
+      ptx::prefetch_l2(weight + col * p.weight_ld, uint32_t(k) * sizeof(AB));
+  }
 };
 
 // A weight contiguous along its rows (cuBLAS NN), in groups of 32 rows: lane
@@ -217,6 +226,7 @@ BWGEMM_DEVICE void accumulate(const DecodeParams& p, int64_t batch, int64_t col0
 // batch, batch-major.
 template <class Cfg>
 BWGEMM_DEVICE void decode_body(const DecodeParams& p) {
+  using AB = typename Cfg::AB;
   using Out = typename Cfg::Out;
   using Traits = epilogue::OutTraits<Out>;
   constexpr int kWB = Cfg::kWeightBlocks, kTB = Cfg::kTokenBlocks;
@@ -228,7 +238,13 @@ BWGEMM_DEVICE void decode_body(const DecodeParams& p) {
   const int64_t col0 = cta % p.col_blocks * Cfg::kCtaCols;
 
   // Launched as a programmatic dependent: the previous grid on the stream
-  // has completed before anything is read.
+  // has completed before anything is read. An L2 prefetch reads nothing, so
+  // it comes first: the start of the CTA's weight is on its way while the
+  // previous grid drains.
+  if constexpr (Cfg::kPrefetchK > 0)
+    if (p.prefetch_k > 0)
+      Weight<Cfg>::prefetch(p, static_cast<const AB*>(p.weight) + batch * p.weight_stride, col0,
+                            p.prefetch_k, thread);
   ptx::grid_dependency_wait();
   ptx::grid_dependents_launch();
   const float alpha = p.stage.alpha.load();

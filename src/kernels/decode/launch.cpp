@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "kernels/decode/launch.h"
 
+#include <algorithm>
 #include <atomic>
 
 #include "core/log.h"
@@ -34,6 +35,12 @@ DecodeParams make_params(const KernelView& v, int shape) {
   d.depth = static_cast<int32_t>(v.depth);
   d.col_blocks = static_cast<int32_t>(col_blocks(v.cols, kShapes[shape]));
   d.stage = output_stage(v);
+  // Where alpha == 0 the weight need not be a valid address (cuBLAS reads
+  // no operand then); a device alpha is known only after the wait.
+  const bool reads_weight = d.stage.alpha.device == nullptr && d.stage.alpha.value != 0.0f;
+  d.prefetch_k = reads_weight
+                     ? static_cast<int32_t>(std::min<int64_t>(kShapes[shape].prefetch_k, v.depth))
+                     : 0;
   return d;
 }
 

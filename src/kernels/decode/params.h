@@ -21,6 +21,9 @@ struct DecodeParams {
   int64_t c_ld, c_stride;
   int32_t rows, cols, depth;
   int32_t col_blocks;  // CTAs per batch
+  // K of each CTA's weight rows asked of L2 before the wait for the previous
+  // grid (Shape::prefetch_k, at most depth; 0: none).
+  int32_t prefetch_k;
   OutputStage stage;
 };
 

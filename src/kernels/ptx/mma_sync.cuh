@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Warp-level tensor-core MMA (PTX ISA 9.7.14, mma.sync m16n8k16), the
 // in-register transpose that turns loaded values into its fragments
-// (movmatrix) and the 16-byte global loads that feed it directly from memory,
-// for kernels that stream an operand without staging it in shared memory.
+// (movmatrix) and the 16-byte global loads that feed it directly from memory
+// (and an L2 prefetch ahead of them), for kernels that stream an operand
+// without staging it in shared memory.
 // Available on sm_80 and later. The emulation build computes the step from
 // the warp's fragments, gathered with shfl_idx (fp32 sums in k order; the
 // tensor core's own order of addition may differ in the last bits).
@@ -115,6 +116,16 @@ BWGEMM_DEVICE uint4 load_streamed_16(const void* p) {
                : "l"(p));
 #endif
   return v;
+}
+
+// Asks L2 for `bytes` (a multiple of 16) from a 16-byte-aligned `p` (PTX ISA
+// cp.async.bulk.prefetch): a hint, nothing is read architecturally.
+BWGEMM_DEVICE void prefetch_l2(const void* p, uint32_t bytes) {
+#if defined(BWGEMM_EMU)
+  emu::prefetch_l2(p, bytes);
+#elif defined(__CUDA_ARCH__)
+  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(p), "r"(bytes) : "memory");
+#endif
 }
 
 // 16 bytes that other warps and CTAs read too (cached in L1 and L2).
