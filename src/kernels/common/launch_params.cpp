@@ -6,10 +6,6 @@
 namespace bwgemm {
 namespace {
 
-bool addressable(const OperandView& op, DType type) {
-  return tma_addressable(op.base, op.ld, op.stride, type);
-}
-
 bool out_addressable(const KernelView& v) {
   return tma_addressable(v.out, v.out_ld, v.out_stride, v.out_type);
 }
@@ -55,7 +51,7 @@ RowClassUse row_class_use(const KernelView& v, const TileShape& shape) {
   if (!shape.row_classes || v.batch != 1 || v.depth == 0 || v.row_operand.mn_major ||
       v.rows < kRowClasses)
     return RowClassUse::kNone;
-  const bool row_aligned = addressable(v.row_operand, v.ab_type);
+  const bool row_aligned = tma_addressable(v.row_operand, v.ab_type);
   RowClassUse use = RowClassUse::kNone;
   if (!row_aligned && v.col_operand.mn_major && out_addressable(v))
     use = RowClassUse::kRowOperand;
@@ -76,9 +72,9 @@ LoadPlan plan_loads(const KernelView& v, const TileShape& shape) {
   const RowClassUse classes = row_class_use(v, shape);
   const bool row_readable = classes == RowClassUse::kRowOperand ||
                             classes == RowClassUse::kRowWindows ||
-                            (!shape.row_windows && addressable(v.row_operand, v.ab_type));
+                            (!shape.row_windows && tma_addressable(v.row_operand, v.ab_type));
   // With k == 0 no operand is ever loaded.
-  return {v.depth == 0 || (row_readable && addressable(v.col_operand, v.ab_type)),
+  return {v.depth == 0 || (row_readable && tma_addressable(v.col_operand, v.ab_type)),
           classes != RowClassUse::kOut && !out_addressable(v), classes};
 }
 
@@ -195,25 +191,20 @@ GemmParams launch_params_without_maps(const KernelView& v, const TileShape& s) {
 bool make_launch_params(const KernelView& v, const TileShape& s, GemmParams* out) {
   *out = launch_params_without_maps(v, s);
   const LaunchMaps maps = launch_map_specs(v, s);
-  if (maps.plan.classes == RowClassUse::kRowWindows) {
-    for (int c = 0; c < kRowClasses; ++c)
-      if (!encode_tma_map(maps.class_row[c], &out->classes.row_map[c])) return false;
-    return (out->out_rotated || encode_tma_map(maps.out, &out->out_map)) &&
-           encode_tma_map(maps.col, &out->col.map);
-  }
-  if (maps.plan.classes != RowClassUse::kNone) {
-    for (int c = 0; c < kRowClasses; ++c)
-      if (!encode_tma_map(maps.class_row[c], &out->classes.row_map[c]) ||
-          !encode_tma_map(maps.class_out[c], &out->classes.out_map[c]))
-        return false;
-    return encode_tma_map(maps.col, &out->col.map);
-  }
+  // Row classes and row windows read the row operand through a map per
+  // class; row classes store D through a map per class too.
+  const bool class_rows = maps.plan.classes != RowClassUse::kNone;
+  const bool class_out = class_rows && maps.plan.classes != RowClassUse::kRowWindows;
+  for (int c = 0; class_rows && c < kRowClasses; ++c)
+    if (!encode_tma_map(maps.class_row[c], &out->classes.row_map[c]) ||
+        (class_out && !encode_tma_map(maps.class_out[c], &out->classes.out_map[c])))
+      return false;
   // D staged rotated needs no map (and its pitch could not be encoded).
-  if (!out->out_rotated && !encode_tma_map(maps.out, &out->out_map)) return false;
-  // With k == 0 no operand is ever loaded (and a map cannot have a 0 extent):
-  // the operand maps stay zero and unused.
-  return v.depth == 0 ||
-         (encode_tma_map(maps.row, &out->row.map) && encode_tma_map(maps.col, &out->col.map));
+  if (!class_out && !out->out_rotated && !encode_tma_map(maps.out, &out->out_map)) return false;
+  // With k == 0 (never with classes) no operand is ever loaded, and a map
+  // cannot have a 0 extent: the operand maps stay zero and unused.
+  return v.depth == 0 || ((class_rows || encode_tma_map(maps.row, &out->row.map)) &&
+                          encode_tma_map(maps.col, &out->col.map));
 }
 
 }  // namespace bwgemm

@@ -38,6 +38,9 @@ inline bool tma_addressable(const void* base, int64_t ld, int64_t plane_stride, 
   return reinterpret_cast<uintptr_t>(base) % 16 == 0 && ld * elem % 16 == 0 &&
          plane_stride * elem % 16 == 0;
 }
+inline bool tma_addressable(const OperandView& op, DType type) {
+  return tma_addressable(op.base, op.ld, op.stride, type);
+}
 
 // Whether a view runs as row classes (gemm_params.h) with a shape whose
 // family has them: one matrix (batch 1), the row operand K-major, and

@@ -11,14 +11,13 @@ namespace bwgemm::decode {
 
 bwgemmReason_t check(const GemmProblem& p, const DeviceCaps& caps) {
   const KernelView v = to_kernel_view(p);
-  const bool fits =
-      v.rows >= 1 && v.rows <= kMaxTokens && v.cols >= 1 && v.cols <= INT_MAX &&
-      v.depth <= INT_MAX && v.depth % 8 == 0 && v.batch >= 1 &&
-      (v.cols + 15) / 16 * v.batch <= INT_MAX && !v.row_operand.mn_major &&
-      tma_addressable(v.row_operand.base, v.row_operand.ld, v.row_operand.stride, v.ab_type) &&
-      (!v.col_operand.mn_major || v.cols % 8 == 0) &&
-      tma_addressable(v.col_operand.base, v.col_operand.ld, v.col_operand.stride, v.ab_type) &&
-      (p.sm_count_target == 0 || p.sm_count_target >= caps.sm_count);
+  const bool fits = v.rows >= 1 && v.rows <= kMaxTokens && v.cols >= 1 && v.cols <= INT_MAX &&
+                    v.depth <= INT_MAX && v.depth % 8 == 0 && v.batch >= 1 &&
+                    (v.cols + 15) / 16 * v.batch <= INT_MAX && !v.row_operand.mn_major &&
+                    tma_addressable(v.row_operand, v.ab_type) &&
+                    (!v.col_operand.mn_major || v.cols % 8 == 0) &&
+                    tma_addressable(v.col_operand, v.ab_type) &&
+                    (p.sm_count_target == 0 || p.sm_count_target >= caps.sm_count);
   return fits ? BWGEMM_REASON_KERNEL_SELECTED : BWGEMM_REASON_UNSUPPORTED_LAYOUT;
 }
 
