@@ -268,8 +268,8 @@ void tma_store_3d(const CUtensorMap* map, const void* src, int32_t c0, int32_t c
   async_submit(a);
 }
 
-// PTX ISA 9.7.9.25 cp.async.bulk: both addresses 16-byte aligned, the size
-// a non-zero multiple of 16.
+// cp.async.bulk.prefetch.L2: the address 16-byte aligned, the size a
+// non-zero multiple of 16; nothing moves.
 void prefetch_l2(const void* src, uint32_t bytes) {
   const char* op = "cp.async.bulk.prefetch.L2.global";
   const char* ref = "PTX ISA cp.async.bulk.prefetch";
@@ -281,6 +281,8 @@ void prefetch_l2(const void* src, uint32_t bytes) {
   preemption_point();
 }
 
+// PTX ISA 9.7.9.25 cp.async.bulk: both addresses 16-byte aligned, the size
+// a non-zero multiple of 16.
 void bulk_store(void* dst, const void* src, uint32_t bytes) {
   Thread& t = self();
   const Cta& cta = *t.cta;

@@ -284,11 +284,12 @@ std::string check_decode_prefetches(const HostGemm& g, const emu::RunResult& run
   std::vector<Range> expected, issued;
   if (!p.alpha.on_device && p.alpha.value != 0.0f && shape.prefetch_k > 0) {
     const auto base = reinterpret_cast<uintptr_t>(v.col_operand.base);
-    const auto bytes = uint32_t(std::min<int64_t>(shape.prefetch_k, v.depth) * 2);
+    const auto elem = int64_t(dtype_size(v.ab_type));
+    const auto bytes = uint32_t(std::min<int64_t>(shape.prefetch_k, v.depth) * elem);
     for (int64_t b = 0; b < v.batch; ++b)
       for (int64_t col = 0; col < v.cols; ++col)
         expected.push_back(
-            {base + uintptr_t(b * v.col_operand.stride + col * v.col_operand.ld) * 2, bytes});
+            {base + uintptr_t((b * v.col_operand.stride + col * v.col_operand.ld) * elem), bytes});
   }
   for (const emu::L2Prefetch& r : run.l2_prefetches)
     issued.push_back({reinterpret_cast<uintptr_t>(r.address), r.bytes});
