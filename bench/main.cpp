@@ -28,7 +28,7 @@ struct CommandLine {
   std::string tune_out;            // --tune FILE
   std::string tune_grid = "full";  // --tune-grid
   std::string tune_child_result;   // --tune-child GRID --tune-result FILE (internal)
-  bool shape_rates = false;         // --rates
+  bool shape_rates = false;        // --rates
   bool list = false;
   bool help = false;
 };
@@ -139,6 +139,10 @@ bool parse_command_line(int argc, char** argv, CommandLine* cl) {
       std::fprintf(stderr, "bwgemm-bench: unknown argument '%s' (see --help)\n", argv[i]);
       return false;
     }
+  }
+  if (cl->shape_rates && cl->shapes.empty()) {
+    std::fprintf(stderr, "bwgemm-bench: --rates applies to --shape shapes\n");
+    return false;
   }
   if (!cl->shapes.empty()) {
     Suite adhoc;

@@ -208,6 +208,20 @@ std::vector<Run> matrix() {
     d.out_of_place = i == 2;
     runs.push_back({d, 4, 0});
   }
+  // ... and its L2 prefetch: K past the 1024 prefetched (clamped), a device
+  // alpha (none), K == 0 (nothing to prefetch; D = beta C).
+  const int64_t prefetch_cases[][3] = {{40, 3, 1096}, {24, 8, 64}, {16, 2, 0}};
+  for (int i = 0; i < 3; ++i) {
+    GemmCase d;
+    d.ab = d.c = DType::BF16;
+    d.ta = true;
+    d.m = prefetch_cases[i][0];
+    d.n = prefetch_cases[i][1];
+    d.k = prefetch_cases[i][2];
+    d.device_scalars = i == 1;
+    d.beta = i == 2 ? 0.5f : 0.0f;
+    runs.push_back({d, 4, 0});
+  }
   // ... with the weight contiguous along its rows (NN, m a multiple of 8):
   // a partial 32-row group (88), rows past the last CTA's (40 of 64), K past
   // a 32-k half and off a K step (200, 72), beta != 0, fp32 output, minimal
@@ -282,10 +296,11 @@ std::string check_decode_prefetches(const HostGemm& g, const emu::RunResult& run
   const decode::Shape& shape = decode::kShapes[decode::shape_for(v.rows, v.col_operand.mn_major)];
   using Range = std::pair<uintptr_t, uint32_t>;
   std::vector<Range> expected, issued;
-  if (!p.alpha.on_device && p.alpha.value != 0.0f && shape.prefetch_k > 0) {
+  const int64_t k = std::min<int64_t>(shape.prefetch_k, v.depth);
+  if (!p.alpha.on_device && p.alpha.value != 0.0f && k > 0) {
     const auto base = reinterpret_cast<uintptr_t>(v.col_operand.base);
     const auto elem = int64_t(dtype_size(v.ab_type));
-    const auto bytes = uint32_t(std::min<int64_t>(shape.prefetch_k, v.depth) * elem);
+    const auto bytes = uint32_t(k * elem);
     for (int64_t b = 0; b < v.batch; ++b)
       for (int64_t col = 0; col < v.cols; ++col)
         expected.push_back(
@@ -298,7 +313,7 @@ std::string check_decode_prefetches(const HostGemm& g, const emu::RunResult& run
   if (issued == expected) return "";
   return "L2 prefetches: " + std::to_string(issued.size()) + " issued, " +
          std::to_string(expected.size()) + " expected (one per weight row and batch, " +
-         std::to_string(shape.prefetch_k) + " k each), or at other addresses or sizes";
+         std::to_string(expected.empty() ? 0 : k) + " k each), or at other addresses or sizes";
 }
 
 }  // namespace

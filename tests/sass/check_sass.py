@@ -229,8 +229,9 @@ RULES = [
         forbid=LOCAL_MEMORY + [r"^HGMMA\b", r"^UTMALDG\b"],
         count=DECODE_KERNELS,
     ),
-    # The K-contiguous weight's rows are asked of L2 (a bulk prefetch) before
-    # the grid-dependency wait; the NN shapes prefetch nothing.
+    # The next two rules: the K-contiguous weight's rows are asked of L2 (a
+    # bulk prefetch) before the grid-dependency wait; the NN shapes prefetch
+    # nothing.
     Rule(
         "decode kernel, weight contiguous along its rows",
         decode(shape="[345]"),

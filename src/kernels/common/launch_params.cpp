@@ -193,17 +193,19 @@ bool make_launch_params(const KernelView& v, const TileShape& s, GemmParams* out
   const LaunchMaps maps = launch_map_specs(v, s);
   // Row classes and row windows read the row operand through a map per
   // class; row classes store D through a map per class too.
-  const bool class_rows = maps.plan.classes != RowClassUse::kNone;
-  const bool class_out = class_rows && maps.plan.classes != RowClassUse::kRowWindows;
-  for (int c = 0; class_rows && c < kRowClasses; ++c)
+  const bool row_maps_per_class = maps.plan.classes != RowClassUse::kNone;
+  const bool out_maps_per_class =
+      row_maps_per_class && maps.plan.classes != RowClassUse::kRowWindows;
+  for (int c = 0; row_maps_per_class && c < kRowClasses; ++c)
     if (!encode_tma_map(maps.class_row[c], &out->classes.row_map[c]) ||
-        (class_out && !encode_tma_map(maps.class_out[c], &out->classes.out_map[c])))
+        (out_maps_per_class && !encode_tma_map(maps.class_out[c], &out->classes.out_map[c])))
       return false;
   // D staged rotated needs no map (and its pitch could not be encoded).
-  if (!class_out && !out->out_rotated && !encode_tma_map(maps.out, &out->out_map)) return false;
+  if (!out_maps_per_class && !out->out_rotated && !encode_tma_map(maps.out, &out->out_map))
+    return false;
   // With k == 0 (never with classes) no operand is ever loaded, and a map
   // cannot have a 0 extent: the operand maps stay zero and unused.
-  return v.depth == 0 || ((class_rows || encode_tma_map(maps.row, &out->row.map)) &&
+  return v.depth == 0 || ((row_maps_per_class || encode_tma_map(maps.row, &out->row.map)) &&
                           encode_tma_map(maps.col, &out->col.map));
 }
 

@@ -72,7 +72,7 @@ struct Config {
   static constexpr int kPrefetchK = kShape.prefetch_k;
   static constexpr int kStepK = 64;
   static_assert(!kWeightMnMajor || kWeightBlocks % 2 == 0, "32-row weight groups");
-  static_assert(kPrefetchK % 8 == 0 && (kPrefetchK == 0 || !kWeightMnMajor),
+  static_assert(kPrefetchK * sizeof(AB) % 16 == 0 && (kPrefetchK == 0 || !kWeightMnMajor),
                 "a prefetch of whole 16-byte units, of K-contiguous rows");
 };
 

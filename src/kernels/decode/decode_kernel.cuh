@@ -241,10 +241,11 @@ BWGEMM_DEVICE void decode_body(const DecodeParams& p) {
   // has completed before anything is read. An L2 prefetch reads nothing, so
   // it comes first: the start of the CTA's weight is on its way while the
   // previous grid drains.
-  if constexpr (Cfg::kPrefetchK > 0)
+  if constexpr (Cfg::kPrefetchK > 0) {
     if (p.prefetch_k > 0)
       Weight<Cfg>::prefetch(p, static_cast<const AB*>(p.weight) + batch * p.weight_stride, col0,
                             p.prefetch_k, thread);
+  }
   ptx::grid_dependency_wait();
   ptx::grid_dependents_launch();
   const float alpha = p.stage.alpha.load();

@@ -22,7 +22,8 @@ struct DecodeParams {
   int32_t rows, cols, depth;
   int32_t col_blocks;  // CTAs per batch
   // K of each CTA's weight rows asked of L2 before the wait for the previous
-  // grid (Shape::prefetch_k, at most depth; 0: none).
+  // grid (Shape::prefetch_k, at most depth; 0: none, also where alpha is 0 or
+  // on the device).
   int32_t prefetch_k;
   OutputStage stage;
 };

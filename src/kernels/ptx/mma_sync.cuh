@@ -3,10 +3,10 @@
 // in-register transpose that turns loaded values into its fragments
 // (movmatrix) and the 16-byte global loads that feed it directly from memory
 // (and an L2 prefetch ahead of them), for kernels that stream an operand
-// without staging it in shared memory.
-// Available on sm_80 and later (the prefetch on sm_90). The emulation build computes the step from
-// the warp's fragments, gathered with shfl_idx (fp32 sums in k order; the
-// tensor core's own order of addition may differ in the last bits).
+// without staging it in shared memory. Available on sm_80 and later (the
+// prefetch on sm_90). The emulation build computes the step from the warp's
+// fragments, gathered with shfl_idx (fp32 sums in k order; the tensor core's
+// own order of addition may differ in the last bits).
 #pragma once
 
 #include <cuda_bf16.h>
