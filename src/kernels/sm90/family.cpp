@@ -27,31 +27,28 @@ constexpr int kEdgeConfig = shape_index("sm90_64x128x64_8stage_1cta");
 static_assert(kEdgeConfig > 0 && kShapes[kEdgeConfig].layouts == kAllLayouts);
 
 // A thin remainder of the grid that would take a wave of its own runs first
-// on kEdgeConfig, then the body on `config` (ragged_edge.h). The body's
-// parameters are built before anything is enqueued, and a remainder the
-// launcher refuses leaves the call whole, so that nothing is enqueued unless
-// both are. A configuration with row windows is never split: kEdgeConfig
-// cannot read the B they read in place, so each call would build the body
-// for nothing.
+// on kEdgeConfig, then the body on `config` (ragged_edge.h). Both are built
+// before anything is enqueued, the remainder first: kEdgeConfig does not read
+// every operand the body's configuration reads in place (a B read through row
+// windows), and a part that cannot be built or enqueued leaves the call whole.
 bool launch_split(const GemmProblem& p, const DeviceCaps& caps, int config, ErrorFlag error_flag,
                   LaunchResult* out) {
-  if (kShapes[config].row_windows > 0) return false;
   const int sms = p.sm_count_target > 0 && p.sm_count_target < caps.sm_count ? p.sm_count_target
                                                                              : caps.sm_count;
   EdgeSplit split;
   if (!split_ragged_edge(p, tile_shape(config, p.c_type), sms / kShapes[config].cluster_size,
                          &split))
     return false;
-  const KernelVariant* variant = nullptr;
-  GemmParams body;
-  if (build_launch(kCatalog, split.body, config, error_flag, &variant, &body) !=
-      BWGEMM_REASON_KERNEL_SELECTED)
-    return false;
-  if (launch_gemm(kCatalog, split.edge, caps, kEdgeConfig, error_flag).status !=
-      LaunchStatus::kEnqueued)
+  const KernelVariant *edge_variant = nullptr, *body_variant = nullptr;
+  GemmParams edge, body;
+  if (build_launch(kCatalog, split.edge, kEdgeConfig, error_flag, &edge_variant, &edge) !=
+          BWGEMM_REASON_KERNEL_SELECTED ||
+      build_launch(kCatalog, split.body, config, error_flag, &body_variant, &body) !=
+          BWGEMM_REASON_KERNEL_SELECTED ||
+      launch_persistent(*edge_variant, edge, caps, p.sm_count_target, p.stream) != cudaSuccess)
     return false;
   // The remainder is on the stream: the call can no longer go to cuBLAS whole.
-  *out = launch_persistent(*variant, body, caps, p.sm_count_target, p.stream) == cudaSuccess
+  *out = launch_persistent(*body_variant, body, caps, p.sm_count_target, p.stream) == cudaSuccess
              ? LaunchResult{LaunchStatus::kEnqueued, BWGEMM_REASON_KERNEL_SELECTED}
              : LaunchResult{LaunchStatus::kEarlierFailure, BWGEMM_REASON_LAUNCH_FAILED};
   return true;
