@@ -90,6 +90,7 @@ const char* path_name(Path path) {
     case Path::kKernel: return "kernel";
     case Path::kForward: return "forward";
     case Path::kBareLaunch: return "bare";
+    case Path::kBaseline: return "baseline";
   }
   return "?";
 }
@@ -189,6 +190,13 @@ class Bench::Operands {
   std::unique_ptr<LtCall> lt_;  // -lt shapes only
 };
 
+// The baseline's call and its own operand sets, rotated like the shape's.
+struct Bench::BaselineCall {
+  Shape shape;
+  Layout layout;
+  std::unique_ptr<Operands> ops;
+};
+
 Bench::Bench(const RealCublas& cublas, const GpuInfo& gpu, const SmClock& clock,
              const Options& options)
     : cublas_(cublas), gpu_(gpu), clock_(clock), options_(options) {
@@ -213,6 +221,7 @@ Bench::~Bench() {
 void Bench::select(Path path) const {
   switch (path) {
     case Path::kCublas:
+    case Path::kBaseline:
     case Path::kBareLaunch: return;
     case Path::kDispatch: BENCH_CUBLAS(bwgemmSetThreadPolicy(BWGEMM_POLICY_AUTO)); return;
     case Path::kKernel: BENCH_CUBLAS(bwgemmSetThreadPolicy(BWGEMM_POLICY_FORCE_KERNEL)); return;
@@ -228,10 +237,16 @@ void Bench::select(Path path) const {
 
 // One GEMM on the given path under the thread policy select() set; nothing else,
 // so that host timings measure the call alone. The bare launch was prepared on
-// set 0, the host suite's only set.
+// set 0, the host suite's only set. The baseline runs on its own operands,
+// the shape's set number wrapped to its own count.
 void Bench::gemm(Path path, const Shape& s, const Layout& l, const Operands& ops, int set) const {
   if (path == Path::kBareLaunch) {
     bare_->enqueue();
+    return;
+  }
+  if (path == Path::kBaseline) {
+    const BaselineCall& b = *baseline_;
+    gemm(Path::kCublas, b.shape, b.layout, *b.ops, set % b.ops->sets());
     return;
   }
   static const float kOne = 1.0f, kZero = 0.0f;
@@ -261,7 +276,8 @@ void Bench::gemm(Path path, const Shape& s, const Layout& l, const Operands& ops
 }
 
 void Bench::note_dispatch(PathResult* r) const {
-  if (r->path == Path::kCublas || r->path == Path::kBareLaunch) return;
+  if (r->path == Path::kCublas || r->path == Path::kBareLaunch || r->path == Path::kBaseline)
+    return;
   bwgemmDispatchInfo_t info{};
   info.size = sizeof info;
   BENCH_CUBLAS(bwgemmGetLastDispatch(&info));
@@ -397,10 +413,11 @@ double Bench::host_time_per_call(Path path, const ShapeResult& r, const Operands
 // The cuBLAS output is the reference. Every path starts from the same C (beta
 // may be 1), and the whole C buffer is compared, the padding rows between m
 // and ldc included: they are equal in every run unless a path wrote there.
+// The baseline, another call of cuBLAS's own, has nothing to be compared with.
 void Bench::check(ShapeResult* r, const Operands& ops) {
   const size_t n = ops.c_elems();
   for (PathResult& p : r->paths) {
-    if (!can_time(p.path)) continue;
+    if (!can_time(p.path) || p.path == Path::kBaseline) continue;
     fill_gaussian(ops.c(0), n, r->shape.dtype, kCheckSeed, stream_);
     select(p.path);
     gemm(p.path, r->shape, r->layout, ops, 0);
@@ -469,6 +486,14 @@ ShapeResult Bench::run_throughput(const Shape& shape, bool rates) {
   r.bytes = bytes_moved(shape, options_.beta_one);
   r.rates = rates;
   for (Path p : kThroughputPaths) r.paths.push_back(fresh(p));
+  if (has_baseline(shape)) {
+    const Shape b = baseline_of(shape);
+    const Layout l = layout_of(b);
+    baseline_.reset(new BaselineCall{
+        b, l, std::make_unique<Operands>(b, l, gpu_.l2_bytes, true, stream_, cublas_)});
+    r.paths.push_back(fresh(Path::kBaseline));
+    r.paths.back().ran = {"cublas " + dims_name(b)};
+  }
   const Operands ops(shape, r.layout, gpu_.l2_bytes, true, stream_, cublas_);
   r.sets = ops.sets();
   next_set_ = 0;
@@ -477,6 +502,7 @@ ShapeResult Bench::run_throughput(const Shape& shape, bool rates) {
   r.sm_clock_mhz = clock_.current();
   if (rates) time_rates(&r, ops);
   check(&r, ops);
+  baseline_.reset();
   return r;
 }
 

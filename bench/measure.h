@@ -26,6 +26,14 @@
 // idle and the launch queue never fills. Its "bare" path is cudaLaunchKernelEx
 // of the kernel the kernel path ran, prepared ahead (bare_launch.h).
 //
+// Baseline (shapes with one, the gpt2 and odd suites): the real cuBLAS on the
+// shape's aligned baseline call (suites.h) is a fourth path of the same rounds,
+// over its own operand sets. The ratio of an odd call's throughput to its
+// baseline's is then taken under one clock: timed shape by shape, the aligned
+// calls ran at the power limit (1440-1545 MHz on an H200) while cuBLAS's slow
+// calls on the odd shape let the clock rise for every path of that shape
+// (1935-1980 MHz), which favoured bwgemm by up to a third.
+//
 // Copy bandwidth: a device-to-device copy of kCopyBytes timed alone with CUDA
 // events, bytes read plus bytes written over the median time: the bandwidth
 // a memory-bound GEMM can be judged against.
@@ -60,13 +68,14 @@ constexpr int kHostChunk = 50;
 constexpr size_t kCopyBytes = size_t{1} << 30;
 constexpr int kCopyReps = 15;
 
-enum class Path { kCublas, kDispatch, kKernel, kForward, kBareLaunch };
+enum class Path { kCublas, kDispatch, kKernel, kForward, kBareLaunch, kBaseline };
 const char* path_name(Path path);
 
 // The paths of the throughput suites and of the host suite, in the order
 // the tables show them; the direct cuBLAS call comes first in each (the
-// baseline of every ratio). A new host-suite path is a new entry here, a case
-// in Bench::gemm and its target in output.cpp.
+// denominator of every "vs cuBLAS" ratio). A shape with a baseline adds
+// Path::kBaseline after these. A new host-suite path is a new entry here, a
+// case in Bench::gemm and its target in output.cpp.
 constexpr Path kThroughputPaths[] = {Path::kCublas, Path::kDispatch, Path::kKernel};
 constexpr Path kHostPaths[] = {Path::kCublas, Path::kForward, Path::kKernel, Path::kBareLaunch};
 
@@ -137,6 +146,7 @@ class Bench {
 
  private:
   class Operands;
+  struct BaselineCall;
 
   void select(Path path) const;
   void gemm(Path path, const Shape& s, const Layout& l, const Operands& ops, int set) const;
@@ -158,8 +168,9 @@ class Bench {
   cublasLtHandle_t lt_handle_ = nullptr;  // the real cuBLASLt's, for the -lt shapes
   void* workspace_ = nullptr;
   int next_set_ = 0;
-  std::unique_ptr<BareLaunch> bare_;  // the host suite's current shape's
-  bool lt_shape_ = false;             // the host suite's current shape is a -lt one (see select())
+  std::unique_ptr<BareLaunch> bare_;        // the host suite's current shape's
+  std::unique_ptr<BaselineCall> baseline_;  // the current shape's, where it has one
+  bool lt_shape_ = false;  // the host suite's current shape is a -lt one (see select())
 };
 
 }  // namespace bench

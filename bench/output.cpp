@@ -38,8 +38,19 @@ double tflops(const Shape& s, double us) { return flop_count(s) / us * 1e-6; }
 
 double tbps(const ShapeResult& r, double us) { return terabytes_per_second(r.bytes, us); }
 
-// Throughput of `path` over cuBLAS's: > 1 means faster than cuBLAS.
+// Throughput of `path` over cuBLAS's on the same call: > 1 means faster than cuBLAS.
 double ratio(double cublas_us, double path_us) { return cublas_us / path_us; }
+
+const PathResult* find_path(const ShapeResult& r, Path path) {
+  for (const PathResult& p : r.paths)
+    if (p.path == path) return &p;
+  return nullptr;
+}
+
+// The call a path ran: the shape's own, or the baseline's.
+Shape call_of(const ShapeResult& r, const PathResult& p) {
+  return p.path == Path::kBaseline ? baseline_of(r.shape) : r.shape;
+}
 
 // A difference of times: "+0.42", or "-" where there is none.
 std::string signed_us(double v) { return std::isnan(v) ? "-" : format("%+.2f", v); }
@@ -73,7 +84,7 @@ std::string csv_number(double v, int decimals) {
 const char* kCsvHeader =
     "suite,shape,m,n,k,op,dtype,batch,ld,lda,ldb,ldc,beta,sets,path,metric,median_us,min_us,p90_"
     "us,samples,tflops,ratio_vs_cublas,added_us,ran,kernel,reason,rel_err,mismatch,sm_clock_mhz,"
-    "max_sm_clock_mhz,mode,gpu,bytes,tbps,bw_vs_copy,copy_tbps,vs_bare_us\n";
+    "max_sm_clock_mhz,mode,gpu,bytes,tbps,bw_vs_copy,copy_tbps,vs_bare_us,vs_baseline\n";
 
 const char* kThroughputFmt =
     "%-8s %-17s %-4s %-2s %-5s %5s %4s %8s %8s %8s %6s %6s %8s %8s %8s %6s %5s %-8s %-34s %s\n";
@@ -128,7 +139,8 @@ void print_run_header(const GpuInfo& gpu, const RealCublas& cublas, const SmCloc
       "TFLOP/s = 2*m*n*k*batch / median time; TB/s = bytes of A, B, C (when beta != 0) and D "
       "/ median time; d/cub and k/cub = throughput of dispatch and kernel over cuBLAS (>1: "
       "faster than cuBLAS); d/copy = dispatch TB/s over the copy bandwidth; MHz = SM clock "
-      "after the reps\n");
+      "after the reps; a shape with a baseline (an aligned call it is held to) has cuBLAS on "
+      "that call timed in the same rounds, and throughput over it on the line below\n");
   std::fflush(stdout);
 }
 
@@ -236,6 +248,18 @@ void Report::print_throughput_row(const Suite& suite, const ShapeResult& r) {
               copy_ratio_text(r, dis.device.median_us).c_str(),
               r.sm_clock_mhz ? std::to_string(r.sm_clock_mhz).c_str() : "n/a",
               r.mismatch ? "MISMATCH" : "ok", join(dis.ran).c_str(), join(ker.ran).c_str());
+  if (const PathResult* base = find_path(r, Path::kBaseline)) {
+    const Shape b = baseline_of(s);
+    const double base_tflops = tflops(b, base->device.median_us);
+    const auto over = [&](const PathResult& p) {
+      return ratio_text(tflops(s, p.device.median_us) / base_tflops);
+    };
+    std::printf(
+        "         ^ baseline %s %s ld=min: cuBLAS %s TFLOP/s in the same rounds; throughput "
+        "over it: cublas %s, dispatch %s, kernel %s\n",
+        dims_name(b).c_str(), op_name(b).c_str(), fixed(base_tflops, 1).c_str(), over(cub).c_str(),
+        over(dis).c_str(), over(ker).c_str());
+  }
   if (!r.rates) return;
   struct Metric {
     const char* name;
@@ -253,12 +277,6 @@ void Report::print_throughput_row(const Suite& suite, const ShapeResult& r) {
 }
 
 namespace {
-
-const PathResult* find_path(const ShapeResult& r, Path path) {
-  for (const PathResult& p : r.paths)
-    if (p.path == path) return &p;
-  return nullptr;
-}
 
 const char* verdict(double value, double limit) {
   return std::isnan(value) ? "n/a" : value <= limit ? "ok" : "OVER";
@@ -304,6 +322,7 @@ void Report::print_host_rows(const Suite& suite, const ShapeResult& r) {
 void Report::write_csv(const Suite& suite, const ShapeResult& r) {
   const Shape& s = r.shape;
   const PathResult& cub = r.paths[0];
+  const PathResult* base = find_path(r, Path::kBaseline);
   struct Metric {
     const char* name;
     Stats PathResult::*stats;
@@ -316,7 +335,14 @@ void Report::write_csv(const Suite& suite, const ShapeResult& r) {
     for (const Metric& m : metrics) {
       const Stats& st = p.*m.stats;
       if (st.samples == 0) continue;
-      const double base = (cub.*m.stats).median_us;
+      const Shape call = call_of(r, p);
+      const double bytes =
+          p.path == Path::kBaseline ? bytes_moved(call, options_.beta_one) : r.bytes;
+      // Throughputs (calls of different sizes where one is the baseline).
+      const double rate = flop_count(call) / st.median_us;
+      const double cublas_rate = flop_count(s) / (cub.*m.stats).median_us;
+      const double baseline_rate = base ? flop_count(baseline_of(s)) / (base->*m.stats).median_us
+                                        : std::numeric_limits<double>::quiet_NaN();
       const bool host = m.stats == &PathResult::host;
       std::fprintf(
           csv_,
@@ -328,19 +354,21 @@ void Report::write_csv(const Suite& suite, const ShapeResult& r) {
           static_cast<long long>(r.layout.ldc), options_.beta_one ? 1 : 0, r.sets,
           path_name(p.path), m.name, csv_number(st.median_us, 3).c_str(),
           csv_number(st.min_us, 3).c_str(), csv_number(st.p90_us, 3).c_str(), st.samples,
-          host ? "" : csv_number(tflops(s, st.median_us), 2).c_str(),
-          csv_number(ratio(base, st.median_us), 4).c_str(),
+          host ? "" : csv_number(tflops(call, st.median_us), 2).c_str(),
+          csv_number(rate / cublas_rate, 4).c_str(),
           host ? csv_number(p.host_over_cublas.median_us, 3).c_str() : "");
       std::fprintf(csv_, "%s,%s,%s,%s,%s,%u,%u,%s,%s,", csv_field(join(p.ran)).c_str(),
                    csv_field(p.kernel).c_str(), csv_field(p.reason).c_str(),
                    std::isnan(p.rel_err) ? "" : format("%.3e", p.rel_err).c_str(),
                    p.path == Path::kCublas ? "" : (p.mismatch ? "1" : "0"), r.sm_clock_mhz,
                    max_clock_mhz_, mode_name(options_), csv_field(gpu_name_).c_str());
-      std::fprintf(csv_, "%.0f,%s,%s,%s,%s\n", r.bytes,
-                   host ? "" : csv_number(tbps(r, st.median_us), 4).c_str(),
-                   host ? "" : csv_number(tbps(r, st.median_us) / copy_tbps_, 4).c_str(),
+      const double path_tbps = terabytes_per_second(bytes, st.median_us);
+      std::fprintf(csv_, "%.0f,%s,%s,%s,%s,%s\n", bytes,
+                   host ? "" : csv_number(path_tbps, 4).c_str(),
+                   host ? "" : csv_number(path_tbps / copy_tbps_, 4).c_str(),
                    csv_number(copy_tbps_, 4).c_str(),
-                   host ? csv_number(p.host_over_bare.median_us, 3).c_str() : "");
+                   host ? csv_number(p.host_over_bare.median_us, 3).c_str() : "",
+                   csv_number(rate / baseline_rate, 4).c_str());
     }
   std::fflush(csv_);
 }

@@ -18,6 +18,13 @@ namespace bench {
 // bytes), the layout a caller would choose to stay on the fast paths.
 enum class LdMode { kMin, kPad8 };
 
+// The sizes of the aligned call an odd shape is held to (GPT-2's logits at
+// vocabulary 50257 against 50304, 4095x4097x4096 against 4096^3); all zero
+// where there is none. See baseline_of().
+struct BaselineDims {
+  int64_t m = 0, n = 0, k = 0;
+};
+
 // One column-major GEMM, C[m x n] = op(A)[m x k] * op(B)[k x n], in cuBLAS's
 // terms. batch > 1 runs the strided-batched entry point with packed batches.
 struct Shape {
@@ -29,8 +36,14 @@ struct Shape {
   // Through cublasLtMatmul with a bias epilogue (PyTorch's Linear with bias)
   // instead of cublasGemmEx; non-batched only.
   bool lt = false;
+  BaselineDims baseline;
   std::string note;  // what the shape stands for, shown by --list
 };
+
+bool has_baseline(const Shape& s);
+// The baseline call: `s` with the baseline's sizes and minimal leading
+// dimensions (aligned by choice of sizes), no baseline of its own.
+Shape baseline_of(const Shape& s);
 
 // What a suite measures. kThroughput: device time per call of the three paths,
 // interleaved (plus eager and CUDA-graph rates when `rates` is set).

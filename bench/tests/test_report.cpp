@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The CSV the report writes, from made-up results: as many fields in every row
-// as in the header, and the bandwidth, copy and bare-launch columns computed
-// from the times as bench/README.md says.
+// as in the header, and the bandwidth, copy, bare-launch and baseline columns
+// computed from the times as bench/README.md says.
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -76,6 +76,9 @@ int main(int argc, char** argv) {
   const double copy_tbps = 4.0;
   const bench::Suite& decode = suite("decode");
   const bench::Suite& host = suite("host");
+  const bench::Suite& gpt2 = suite("gpt2");
+  const bench::Shape& logits = gpt2.shapes.front();  // vocabulary 50257, held to 50304
+  const double gpt2_us[] = {100, 30, 32, 25};        // cublas, dispatch, kernel, baseline
   {
     bench::GpuInfo gpu;
     gpu.name = "Test, GPU";  // quoted in the CSV
@@ -118,6 +121,20 @@ int main(int argc, char** argv) {
     }
     report.begin_suite(host);
     report.add(host, h);
+
+    bench::ShapeResult g;
+    g.shape = logits;
+    g.layout = bench::layout_of(g.shape);
+    g.bytes = bench::bytes_moved(g.shape, false);
+    const bench::Path gpt2_paths[] = {bench::Path::kCublas, bench::Path::kDispatch,
+                                      bench::Path::kKernel, bench::Path::kBaseline};
+    for (int p = 0; p < 4; ++p) {
+      bench::PathResult r = path(gpt2_paths[p], "x");
+      r.device = us(gpt2_us[p]);
+      g.paths.push_back(r);
+    }
+    report.begin_suite(gpt2);
+    report.add(gpt2, g);
     CHECK(report.mismatches() == 0);
   }
 
@@ -127,8 +144,9 @@ int main(int argc, char** argv) {
   const std::vector<std::string> header = fields(line);
   std::map<std::string, size_t> col;
   for (size_t c = 0; c < header.size(); ++c) col[header[c]] = c;
-  for (const char* name : {"path", "metric", "median_us", "tbps", "bw_vs_copy", "copy_tbps",
-                           "bytes", "added_us", "vs_bare_us", "ratio_vs_cublas", "gpu", "sets"})
+  for (const char* name :
+       {"path", "metric", "median_us", "tbps", "bw_vs_copy", "copy_tbps", "bytes", "added_us",
+        "vs_bare_us", "ratio_vs_cublas", "gpu", "sets", "vs_baseline", "tflops"})
     CHECK(col.count(name) == 1);
 
   const double bytes = bench::bytes_moved(decode.shapes.front(), false);
@@ -142,7 +160,7 @@ int main(int argc, char** argv) {
     CHECK(f[col["gpu"]] == "Test, GPU");
     by_key[f[col["suite"]] + "/" + f[col["path"]] + "/" + f[col["metric"]]] = f;
   }
-  CHECK(rows == 3 * 3 + 4);  // decode: 3 paths x 3 metrics; host: 4 paths
+  CHECK(rows == 3 * 3 + 4 + 4);  // decode: 3 paths x 3 metrics; host: 4 paths; gpt2: 4 paths
 
   auto number = [&](const char* key, const char* column) {
     const auto it = by_key.find(key);
@@ -169,6 +187,22 @@ int main(int argc, char** argv) {
   CHECK(near(d.median_us, 0.2) && near(d.min_us, 0.1) && d.samples == 5);
   CHECK(bench::paired_differences({}, {}).samples == 0);
   CHECK(std::isnan(number("host/bare/host", "tbps")));
+  // The baseline ran another call: its own flops and bytes, and ratios of
+  // throughputs, not of times.
+  const bench::Shape padded = bench::baseline_of(logits);
+  CHECK(padded.m == 50304 && padded.n == logits.n && padded.k == logits.k &&
+        padded.op_a == logits.op_a && padded.op_b == logits.op_b && padded.dtype == logits.dtype);
+  CHECK(!bench::has_baseline(padded));
+  const double odd_flops = bench::flop_count(logits), padded_flops = bench::flop_count(padded);
+  CHECK(near(number("gpt2/baseline/device", "tflops"), padded_flops / 25.0 * 1e-6));
+  CHECK(near(number("gpt2/baseline/device", "bytes"), bench::bytes_moved(padded, false)));
+  CHECK(near(number("gpt2/baseline/device", "ratio_vs_cublas"),
+             (padded_flops / 25.0) / (odd_flops / 100.0)));
+  CHECK(near(number("gpt2/dispatch/device", "vs_baseline"),
+             (odd_flops / 30.0) / (padded_flops / 25.0)));
+  CHECK(near(number("gpt2/kernel/device", "ratio_vs_cublas"), 100.0 / 32.0));
+  CHECK(near(number("gpt2/baseline/device", "vs_baseline"), 1.0));
+  CHECK(std::isnan(number("decode/dispatch/device", "vs_baseline")));
 
   if (g_failures != 0) {
     std::fprintf(stderr, "test_report: %d check(s) failed\n", g_failures);
