@@ -16,9 +16,10 @@ struct EdgeSplit {
   GemmProblem edge;  // the remainder: the last n % (cluster tile rows) of cuBLAS's n
 };
 
-// The remainder runs before the body and costs more than its share of the
-// flops: measured on an H200 with 256 x 256 tiles, splitting 4095x4097 at
-// k = 4096 gained 6-9 %, 2047x2049 at k = 1023 lost 6 % (docs/perf.md v15).
+// The remainder costs more than its share of the flops: measured on an H200
+// with 256 x 256 tiles and the remainder on 64 x 128 tiles, splitting
+// 4095x4097 at k = 4096 gained 6-9 %, 2047x2049 at k = 1023 lost 6 %
+// (docs/perf.md v15).
 constexpr int64_t kMinEdgeDepth = 2048;
 
 // True, with *out filled, where the view's last row of cluster tiles of

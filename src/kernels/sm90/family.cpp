@@ -4,6 +4,7 @@
 #include "kernels/common/launch_params.h"
 #include "kernels/common/persistent_launch.h"
 #include "kernels/common/ragged_edge.h"
+#include "kernels/decode/check.h"
 #include "kernels/decode/launch.h"
 #include "kernels/sm90/config.h"
 #include "kernels/sm90/selection.h"
@@ -21,16 +22,21 @@ bool reads_unaligned_b(const GemmProblem& p, int config) {
   return use == RowClassUse::kRowOperand || use == RowClassUse::kRowWindows;
 }
 
-// The remainder's configuration: one CTA per 64 x 128 tile, so that a
-// remainder of up to 64 rows of a large grid is one short wave.
+// The remainder's configuration where the decode kernel does not take it:
+// one CTA per 64 x 128 tile, so that a remainder of up to 64 rows of a large
+// grid is one short wave.
 constexpr int kEdgeConfig = shape_index("sm90_64x128x64_8stage_1cta");
 static_assert(kEdgeConfig > 0 && kShapes[kEdgeConfig].layouts == kAllLayouts);
 
-// A thin remainder of the grid that would take a wave of its own runs first
-// on kEdgeConfig, then the body on `config` (ragged_edge.h). Both are built
-// before anything is enqueued, the remainder first: kEdgeConfig does not read
-// every operand the body's configuration reads in place (a B read through row
-// windows), and a part that cannot be built or enqueued leaves the call whole.
+// A thin remainder of the grid that would take a wave of its own runs as a
+// GEMM of its own after the body's whole tiles on `config` (ragged_edge.h).
+// A remainder of up to decode::kMaxTokens rows is a decode GEMM: the decode
+// kernel streams A over every SM, where kEdgeConfig's m / 128 CTAs leave most
+// SMs idle (4095x4097x4096 TN on an H200: 0.79-0.80x -> 0.84-0.85x cuBLAS's
+// throughput on 4096^3; after the body rather than before it, +0.7 %:
+// docs/perf.md v22). Both parts are built before either is enqueued: kEdgeConfig does
+// not read every operand the body's configuration reads in place (a B read
+// through row windows), and a part that cannot be built leaves the call whole.
 bool launch_split(const GemmProblem& p, const DeviceCaps& caps, int config, ErrorFlag error_flag,
                   LaunchResult* out) {
   const int sms = p.sm_count_target > 0 && p.sm_count_target < caps.sm_count ? p.sm_count_target
@@ -39,18 +45,22 @@ bool launch_split(const GemmProblem& p, const DeviceCaps& caps, int config, Erro
   if (!split_ragged_edge(p, tile_shape(config, p.c_type), sms / kShapes[config].cluster_size,
                          &split))
     return false;
+  const bool edge_decodes = decode::check(split.edge, caps) == BWGEMM_REASON_KERNEL_SELECTED;
   const KernelVariant *edge_variant = nullptr, *body_variant = nullptr;
   GemmParams edge, body;
-  if (build_launch(kCatalog, split.edge, kEdgeConfig, error_flag, &edge_variant, &edge) !=
-          BWGEMM_REASON_KERNEL_SELECTED ||
+  if ((!edge_decodes && build_launch(kCatalog, split.edge, kEdgeConfig, error_flag, &edge_variant,
+                                     &edge) != BWGEMM_REASON_KERNEL_SELECTED) ||
       build_launch(kCatalog, split.body, config, error_flag, &body_variant, &body) !=
           BWGEMM_REASON_KERNEL_SELECTED ||
-      launch_persistent(*edge_variant, edge, caps, p.sm_count_target, p.stream) != cudaSuccess)
+      launch_persistent(*body_variant, body, caps, p.sm_count_target, p.stream) != cudaSuccess)
     return false;
-  // The remainder is on the stream: the call can no longer go to cuBLAS whole.
-  *out = launch_persistent(*body_variant, body, caps, p.sm_count_target, p.stream) == cudaSuccess
-             ? LaunchResult{LaunchStatus::kEnqueued, BWGEMM_REASON_KERNEL_SELECTED}
-             : LaunchResult{LaunchStatus::kEarlierFailure, BWGEMM_REASON_LAUNCH_FAILED};
+  // The body is on the stream: the call can no longer go to cuBLAS whole.
+  const bool enqueued = edge_decodes
+                            ? decode::launch(split.edge).status == LaunchStatus::kEnqueued
+                            : launch_persistent(*edge_variant, edge, caps, p.sm_count_target,
+                                                p.stream) == cudaSuccess;
+  *out = enqueued ? LaunchResult{LaunchStatus::kEnqueued, BWGEMM_REASON_KERNEL_SELECTED}
+                  : LaunchResult{LaunchStatus::kEarlierFailure, BWGEMM_REASON_LAUNCH_FAILED};
   return true;
 }
 
