@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "kernels/common/kernel_view.h"
 #include "kernels/common/launch_params.h"
 #include "kernels/decode/check.h"
 #include "kernels/sm90/config.h"
@@ -58,12 +59,22 @@ double wave_fill(const GemmProblem& p, const DeviceCaps& caps, int64_t cols) {
 // 256 x 128 0.97 of three) 435-441 TFLOP/s against 408, and 0.95-0.96x
 // cuBLAS against 0.78x on 768 x 8192 x 8192 in all four layouts (H100,
 // docs/perf.md v13).
+// Where the row operand is read by row classes (RowClassUse::kRowOperand:
+// GPT-2's input gradient, NN with ldb 50257) the half-wide tiles make half the
+// flops of each class load and ran at 0.69-0.71x configuration 0's speed
+// instead (an H200, docs/perf.md v22: 768 / 1280 x 8192 x 50257 lost 6 / 18 %
+// on them; 768 x 8192 x 16383 / 32767 lost 2 / 7 %, 8191 gained 2 %).
 constexpr double kHalfColumnsSpeed = 0.85;
+constexpr double kHalfColumnsRowClassesSpeed = 0.70;
 constexpr int kHalfColumnsConfig = shape_index("sm90_256x128x64_5stage_2cta");
 static_assert(kHalfColumnsConfig > 0);
 
 bool half_columns_win(const GemmProblem& p, const DeviceCaps& caps) {
-  return wave_fill(p, caps, 128) * kHalfColumnsSpeed > wave_fill(p, caps, 256);
+  const bool row_classes =
+      row_class_use(to_kernel_view(p), tile_shape(kHalfColumnsConfig, p.c_type)) ==
+      RowClassUse::kRowOperand;
+  const double speed = row_classes ? kHalfColumnsRowClassesSpeed : kHalfColumnsSpeed;
+  return wave_fill(p, caps, 128) * speed > wave_fill(p, caps, 256);
 }
 
 // Configuration 0's tiles reading an M/N-major B (the row operand, op(B) =

@@ -255,7 +255,8 @@ void decode_kernel_takes_few_tokens_in_one_wave(void**) {
 // In the large-tile class, 256 x 128 cluster tiles where 256 x 256 ones
 // leave much of the last wave idle: GPT-2's input gradient (96 tiles of
 // 256 x 256 on 66 clusters fill 0.73 of two waves, 192 of 256 x 128 0.97 of
-// three); not where 256 x 256 tiles fill their waves.
+// three); not where 256 x 256 tiles fill their waves, nor where B is read
+// by row classes.
 void half_columns_where_they_fill_the_last_wave(void**) {
   const DeviceCaps caps{0, 9, 0, 132, 232448};
   const int half = bwgemm::sm90::config_by_name("sm90_256x128x64_5stage_2cta");
@@ -274,6 +275,16 @@ void half_columns_where_they_fill_the_last_wave(void**) {
       bwgemm::sm90::select_config(problem({768, 8192, 50257, 1, BF16, BF16, 66, true}), half_gpu)
           .config,
       0);
+  // B read by row classes (NN, ldb 50257, as PyTorch calls the input
+  // gradient): half-wide tiles are too slow on them to pay for the fill.
+  for (int64_t m : {768, 1280}) {
+    GemmProblem p = problem({m, 8192, 50257, 1, BF16, BF16, 132, true});
+    p.lda = p.ldc = p.ldd = m;
+    p.ldb = 50257;
+    assert_int_equal(bwgemm::sm90::select_config(p, caps).config, 0);
+    p.ldb = 50264;  // aligned B: no row classes
+    assert_int_equal(bwgemm::sm90::select_config(p, caps).config, half);
+  }
 }
 
 // choose(): a configuration named (BWGEMM_SM90_CONFIG) replaces the table's
