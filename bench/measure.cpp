@@ -316,8 +316,9 @@ void Bench::warm_up(ShapeResult* r, const Operands& ops) {
   }
 }
 
-void Bench::time_device(ShapeResult* r, const Operands& ops) {
-  const size_t paths = r->paths.size(), reps = static_cast<size_t>(options_.reps);
+// Times the paths `group` (indices into r->paths) in the same rounds.
+void Bench::time_device(ShapeResult* r, const Operands& ops, const std::vector<size_t>& group) {
+  const size_t paths = group.size(), reps = static_cast<size_t>(options_.reps);
   std::vector<cudaEvent_t> start(paths * reps), stop(paths * reps);
   for (size_t i = 0; i < start.size(); ++i) {
     BENCH_CUDA(cudaEventCreate(&start[i]));
@@ -325,9 +326,9 @@ void Bench::time_device(ShapeResult* r, const Operands& ops) {
   }
   RoundOrder order(paths);
   for (size_t rep = 0; rep < reps; ++rep, order.advance())
-    for (size_t p : order.paths()) {
-      const size_t e = p * reps + rep;
-      PathResult& path = r->paths[p];
+    for (size_t g : order.paths()) {
+      const size_t e = g * reps + rep;
+      PathResult& path = r->paths[group[g]];
       select(path.path);
       spin(stream_, kSpinNs);
       BENCH_CUDA(cudaEventRecord(start[e], stream_));
@@ -337,14 +338,14 @@ void Bench::time_device(ShapeResult* r, const Operands& ops) {
       note_dispatch(&path);
     }
   BENCH_CUDA(cudaStreamSynchronize(stream_));
-  for (size_t p = 0; p < paths; ++p) {
+  for (size_t g = 0; g < paths; ++g) {
     std::vector<double> us(reps);
     for (size_t rep = 0; rep < reps; ++rep) {
       float ms = 0;
-      BENCH_CUDA(cudaEventElapsedTime(&ms, start[p * reps + rep], stop[p * reps + rep]));
+      BENCH_CUDA(cudaEventElapsedTime(&ms, start[g * reps + rep], stop[g * reps + rep]));
       us[rep] = 1e3 * ms;
     }
-    r->paths[p].device = summarize(us);
+    r->paths[group[g]].device = summarize(us);
   }
   for (size_t i = 0; i < start.size(); ++i) {
     BENCH_CUDA(cudaEventDestroy(start[i]));
@@ -498,8 +499,14 @@ ShapeResult Bench::run_throughput(const Shape& shape, bool rates) {
   r.sets = ops.sets();
   next_set_ = 0;
   warm_up(&r, ops);
-  time_device(&r, ops);
+  // Every path in the same rounds; with a baseline, cuBLAS on the shape
+  // itself in rounds of its own after the others (measure.h).
+  std::vector<size_t> group;
+  for (size_t p = 0; p < r.paths.size(); ++p)
+    if (!baseline_ || r.paths[p].path != Path::kCublas) group.push_back(p);
+  time_device(&r, ops, group);
   r.sm_clock_mhz = clock_.current();
+  if (baseline_) time_device(&r, ops, {0});
   if (rates) time_rates(&r, ops);
   check(&r, ops);
   baseline_.reset();

@@ -27,12 +27,16 @@
 // of the kernel the kernel path ran, prepared ahead (bare_launch.h).
 //
 // Baseline (shapes with one, the gpt2 and odd suites): the real cuBLAS on the
-// shape's aligned baseline call (suites.h) is a fourth path of the same rounds,
-// over its own operand sets. The ratio of an odd call's throughput to its
-// baseline's is then taken under one clock: timed shape by shape, the aligned
-// calls ran at the power limit (1440-1545 MHz on an H200) while cuBLAS's slow
-// calls on the odd shape let the clock rise for every path of that shape
-// (1935-1980 MHz), which favoured bwgemm by up to a third.
+// shape's aligned baseline call (suites.h) is a path of the same rounds as
+// dispatch and kernel, over its own operand sets, so the ratio of an odd
+// call's throughput to its baseline's is taken under one clock. A GPU at its
+// power limit clocks by what it runs: timed shape by shape, the aligned calls
+// ran at 1440-1590 MHz on an H200, the odd ones at 1935-1980, which favoured
+// bwgemm by up to a third. cuBLAS's own call on such a shape is slow (95-150
+// TFLOP/s against 600-800) and would leave the GPU below its power limit for
+// most of each round, so it is timed in rounds of its own after the others:
+// the rounds of dispatch, kernel and baseline draw the power a program of
+// back-to-back fast GEMMs does (a training step's).
 //
 // Copy bandwidth: a device-to-device copy of kCopyBytes timed alone with CUDA
 // events, bytes read plus bytes written over the median time: the bandwidth
@@ -154,7 +158,7 @@ class Bench {
   bool can_time(Path path) const;  // false for a bare launch that could not be built
   void prepare_bare_launch(ShapeResult* r, const Operands& ops);
   void warm_up(ShapeResult* r, const Operands& ops);
-  void time_device(ShapeResult* r, const Operands& ops);
+  void time_device(ShapeResult* r, const Operands& ops, const std::vector<size_t>& group);
   void time_rates(ShapeResult* r, const Operands& ops);
   double host_time_per_call(Path path, const ShapeResult& r, const Operands& ops);
   void check(ShapeResult* r, const Operands& ops);
