@@ -36,8 +36,9 @@ struct CommandLine {
 void print_usage(std::FILE* out) {
   std::fprintf(
       out,
-      "usage: bwgemm-bench [--suite NAMES] [--shape m,n,k[,op][,dtype][,batch]]... [--rates]\n"
-      "                    [--reps N] [--burst] [--beta1] [--csv FILE] | --list | --help\n"
+      "usage: bwgemm-bench [--suite NAMES] [--shape m,n,k[,op][,dtype][,batch][,vs=MxNxK]]...\n"
+      "                    [--rates] [--reps N] [--burst] [--beta1] [--csv FILE] | --list | "
+      "--help\n"
       "       bwgemm-bench --tune FILE [--tune-grid full|quick] [--reps N]\n"
       "\n"
       "Times bwgemmGemmEx under the AUTO policy (\"dispatch\") and FORCE_KERNEL (\"kernel\")\n"
@@ -48,7 +49,9 @@ void print_usage(std::FILE* out) {
       "                 --list shows them and their shapes\n"
       "  --shape SPEC   an ad-hoc shape, repeatable; op NN|NT|TN|TT (default TN), dtype\n"
       "                 fp16|bf16 (default fp16), batch (default 1; > 1 runs the\n"
-      "                 strided-batched entry points); runs as suite \"shape\"\n"
+      "                 strided-batched entry points), vs=MxNxK (a baseline: cuBLAS on\n"
+      "                 that call, same op and dtype, minimal leading dimensions, timed\n"
+      "                 in the same rounds; one matrix); runs as suite \"shape\"\n"
       "  --rates        the --shape shapes also get eager and graph rates (streams of\n"
       "                 calls, as the small and decode suites)\n"
       "  --reps N       timed calls per path and shape, at least %d (default %d)\n"

@@ -220,6 +220,19 @@ bool parse_int(const std::string& text, int64_t* out) {
   return true;
 }
 
+// "4096x4096x4096" into a baseline's sizes.
+bool parse_dims(const std::string& text, BaselineDims* out) {
+  std::vector<std::string> parts;
+  std::stringstream in(text);
+  for (std::string p; std::getline(in, p, 'x');) parts.push_back(p);
+  BaselineDims d;
+  if (parts.size() != 3 || !parse_int(parts[0], &d.m) || !parse_int(parts[1], &d.n) ||
+      !parse_int(parts[2], &d.k))
+    return false;
+  *out = d;
+  return true;
+}
+
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
@@ -290,9 +303,10 @@ bool parse_shape(const std::string& text, Shape* out, std::string* error) {
   std::stringstream in(text);
   for (std::string f; std::getline(in, f, ',');) fields.push_back(f);
   Shape s;
-  if (fields.size() < 3 || fields.size() > 6 || !parse_int(fields[0], &s.m) ||
+  if (fields.size() < 3 || fields.size() > 7 || !parse_int(fields[0], &s.m) ||
       !parse_int(fields[1], &s.n) || !parse_int(fields[2], &s.k)) {
-    *error = "--shape '" + text + "': expected m,n,k[,op][,dtype][,batch] with 1 <= m,n,k < 2^31";
+    *error = "--shape '" + text +
+             "': expected m,n,k[,op][,dtype][,batch][,vs=MxNxK] with 1 <= m,n,k < 2^31";
     return false;
   }
   // The optional fields are recognised by their spelling, so any may be left out.
@@ -305,11 +319,22 @@ bool parse_shape(const std::string& text, Shape* out, std::string* error) {
       s.dtype = DType::kF16;
     } else if (f == "bf16") {
       s.dtype = DType::kBF16;
+    } else if (f.rfind("vs=", 0) == 0) {
+      if (!parse_dims(f.substr(3), &s.baseline)) {
+        *error = "--shape '" + text + "': '" + fields[i] +
+                 "' is not a baseline vs=MxNxK with 1 <= M,N,K < 2^31";
+        return false;
+      }
     } else if (!parse_int(f, &s.batch)) {
       *error = "--shape '" + text + "': '" + fields[i] +
-               "' is not an op (NN|NT|TN|TT), a dtype (fp16|bf16) or a batch count";
+               "' is not an op (NN|NT|TN|TT), a dtype (fp16|bf16), a batch count or a baseline "
+               "(vs=MxNxK)";
       return false;
     }
+  }
+  if (has_baseline(s) && s.batch != 1) {
+    *error = "--shape '" + text + "': a baseline is for one matrix (batch 1)";
+    return false;
   }
   const Layout l = layout_of(s);
   if (std::max({l.lda, l.ldb, l.ldc}) > INT_MAX) {

@@ -112,9 +112,54 @@ void decode_suite_is_the_issue_grid() {
           CHECK(seen.count({mk.first, n, mk.second, op, dtype}) == 1);
 }
 
+// The issue's held-to calls: each gpt2 call at 50257 against the same call at
+// 50304, the odd suite's minimal-ld k = 4096 shapes against 4096^3 in their op
+// pair; nothing else has a baseline.
+void suites_carry_their_baselines() {
+  int held = 0;
+  for (const bench::Suite& suite : bench::builtin_suites())
+    for (const bench::Shape& s : suite.shapes) {
+      if (!bench::has_baseline(s)) continue;
+      ++held;
+      const bench::Shape b = bench::baseline_of(s);
+      CHECK(b.op_a == s.op_a && b.op_b == s.op_b && b.dtype == s.dtype && b.batch == 1);
+      CHECK(b.ld == bench::LdMode::kMin && !bench::has_baseline(b));
+      const bench::Layout l = bench::layout_of(b);
+      CHECK(l.lda % 8 == 0 && l.ldb % 8 == 0 && l.ldc % 8 == 0);  // aligned by its sizes
+      if (suite.name == "gpt2") {
+        CHECK(s.m * s.n * s.k / 50257 == b.m * b.n * b.k / 50304);
+        CHECK((s.m == 50257) == (b.m == 50304) && (s.n == 50257) == (b.n == 50304) &&
+              (s.k == 50257) == (b.k == 50304));
+      } else {
+        CHECK(suite.name == "odd" && s.k == 4096 && s.ld == bench::LdMode::kMin);
+        CHECK(b.m == 4096 && b.n == 4096 && b.k == 4096);
+      }
+    }
+  CHECK(held == 3 + 2 * 2 * 4);  // gpt2's three; odd: 2 shapes x 2 dtypes x 4 op pairs
+}
+
+void shape_option_takes_a_baseline() {
+  bench::Shape s;
+  std::string error;
+  CHECK(bench::parse_shape("4095,4097,4096,NT,bf16,vs=4096x4096x4096", &s, &error));
+  CHECK(s.m == 4095 && s.n == 4097 && s.k == 4096 && bench::op_name(s) == "NT");
+  CHECK(s.baseline.m == 4096 && s.baseline.n == 4096 && s.baseline.k == 4096);
+  CHECK(bench::parse_shape("768,8192,50257,NN,bf16,1,VS=768X8192X50304", &s, &error));
+  CHECK(s.baseline.k == 50304 && bench::has_baseline(s));
+  CHECK(bench::parse_shape("64,64,64", &s, &error) && !bench::has_baseline(s));
+  for (const char* bad : {"64,64,64,vs=64x64", "64,64,64,vs=64x64x0", "64,64,64,vs=axbxc",
+                          "64,64,64,vs=", "64,64,64,4,vs=64x64x64"}) {
+    error.clear();
+    CHECK(!bench::parse_shape(bad, &s, &error));
+    CHECK(!error.empty());
+  }
+}
+
 }  // namespace
 
 int main() {
+  suites_carry_their_baselines();
+  shape_option_takes_a_baseline();
   bytes_moved_counts_a_b_c_and_d();
   bandwidths_in_terabytes_per_second();
   operand_sets_exceed_three_l2();
