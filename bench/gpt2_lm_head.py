@@ -50,8 +50,11 @@ def interleaved_ms(runs, reps):
             fn(*args)
     torch.cuda.synchronize()
     times = [[] for _ in runs]
-    for _ in range(reps):
-        for (fn, args), t in zip(runs, times):
+    for rep in range(reps):
+        # Each run goes first in turn.
+        for i in range(len(runs)):
+            j = (rep + i) % len(runs)
+            (fn, args), t = runs[j], times[j]
             start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
             start.record()
             fn(*args)

@@ -506,7 +506,10 @@ ShapeResult Bench::run_throughput(const Shape& shape, bool rates) {
     if (!baseline_ || r.paths[p].path != Path::kCublas) group.push_back(p);
   time_device(&r, ops, group);
   r.sm_clock_mhz = clock_.current();
-  if (baseline_) time_device(&r, ops, {0});
+  if (baseline_) {
+    time_device(&r, ops, {0});
+    r.cublas_sm_clock_mhz = clock_.current();
+  }
   if (rates) time_rates(&r, ops);
   check(&r, ops);
   baseline_.reset();

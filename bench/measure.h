@@ -6,7 +6,8 @@
 // policies AUTO, FORCE_KERNEL and FORCE_CUBLAS. A -lt shape calls
 // cublasLtMatmul instead: the real cuBLASLt's, and libbwgemm's, its
 // "forward" path under AUTO (decoded, planned, forwarded: see select()). All paths of a shape run
-// in one process, on one stream and one cuBLAS handle, over the same device buffers.
+// in one process, on one stream and one cuBLAS handle, over the same device buffers (a
+// baseline, below, over its own).
 //
 // Device time (every throughput suite): after a warm-up, `reps` rounds; each
 // round runs every path once, the rounds going through every order of the
@@ -36,7 +37,8 @@
 // TFLOP/s against 600-800) and would leave the GPU below its power limit for
 // most of each round, so it is timed in rounds of its own after the others:
 // the rounds of dispatch, kernel and baseline draw the power a program of
-// back-to-back fast GEMMs does (a training step's).
+// back-to-back fast GEMMs does (a training step's). The ratios to cuBLAS on
+// the shape itself are then across rounds, cuBLAS's at its own (higher) clock.
 //
 // Copy bandwidth: a device-to-device copy of kCopyBytes timed alone with CUDA
 // events, bytes read plus bytes written over the median time: the bandwidth
@@ -131,7 +133,9 @@ struct ShapeResult {
   bool rates = false;
   std::vector<PathResult> paths;  // paths[0] is the direct cuBLAS call
   unsigned sm_clock_mhz = 0;      // right after the timed calls; 0 if unknown
-  bool mismatch = false;          // some path's mismatch is set
+  // With a baseline: right after cuBLAS's own rounds on the shape (0: none).
+  unsigned cublas_sm_clock_mhz = 0;
+  bool mismatch = false;  // some path's mismatch is set
 };
 
 class Bench {

@@ -52,6 +52,15 @@ Shape call_of(const ShapeResult& r, const PathResult& p) {
   return p.path == Path::kBaseline ? baseline_of(r.shape) : r.shape;
 }
 
+// A path's throughput over the baseline's in `metric` (NaN where the shape
+// has none): the calls differ in size, so throughputs, not times.
+double over_baseline(const ShapeResult& r, const PathResult& p, Stats PathResult::*metric) {
+  const PathResult* base = find_path(r, Path::kBaseline);
+  if (base == nullptr) return std::numeric_limits<double>::quiet_NaN();
+  return flop_count(call_of(r, p)) / (p.*metric).median_us /
+         (flop_count(baseline_of(r.shape)) / (base->*metric).median_us);
+}
+
 // A difference of times: "+0.42", or "-" where there is none.
 std::string signed_us(double v) { return std::isnan(v) ? "-" : format("%+.2f", v); }
 
@@ -250,15 +259,17 @@ void Report::print_throughput_row(const Suite& suite, const ShapeResult& r) {
               r.mismatch ? "MISMATCH" : "ok", join(dis.ran).c_str(), join(ker.ran).c_str());
   if (const PathResult* base = find_path(r, Path::kBaseline)) {
     const Shape b = baseline_of(s);
-    const double base_tflops = tflops(b, base->device.median_us);
     const auto over = [&](const PathResult& p) {
-      return ratio_text(tflops(s, p.device.median_us) / base_tflops);
+      return ratio_text(over_baseline(r, p, &PathResult::device));
     };
     std::printf(
-        "         ^ baseline %s %s ld=min: cuBLAS %s TFLOP/s in the same rounds; throughput "
-        "over it: cublas %s, dispatch %s, kernel %s\n",
-        dims_name(b).c_str(), op_name(b).c_str(), fixed(base_tflops, 1).c_str(), over(cub).c_str(),
-        over(dis).c_str(), over(ker).c_str());
+        "         ^ baseline %s %s ld=min: cuBLAS %s TFLOP/s in the rounds of dispatch and "
+        "kernel; throughput over it: dispatch %s, kernel %s (cublas %s, in its own rounds, "
+        "%s MHz)\n",
+        dims_name(b).c_str(), op_name(b).c_str(),
+        fixed(tflops(b, base->device.median_us), 1).c_str(), over(dis).c_str(), over(ker).c_str(),
+        over(cub).c_str(),
+        r.cublas_sm_clock_mhz ? std::to_string(r.cublas_sm_clock_mhz).c_str() : "n/a");
   }
   if (!r.rates) return;
   struct Metric {
@@ -322,7 +333,6 @@ void Report::print_host_rows(const Suite& suite, const ShapeResult& r) {
 void Report::write_csv(const Suite& suite, const ShapeResult& r) {
   const Shape& s = r.shape;
   const PathResult& cub = r.paths[0];
-  const PathResult* base = find_path(r, Path::kBaseline);
   struct Metric {
     const char* name;
     Stats PathResult::*stats;
@@ -341,8 +351,6 @@ void Report::write_csv(const Suite& suite, const ShapeResult& r) {
       // Throughputs (calls of different sizes where one is the baseline).
       const double rate = flop_count(call) / st.median_us;
       const double cublas_rate = flop_count(s) / (cub.*m.stats).median_us;
-      const double baseline_rate = base ? flop_count(baseline_of(s)) / (base->*m.stats).median_us
-                                        : std::numeric_limits<double>::quiet_NaN();
       const bool host = m.stats == &PathResult::host;
       std::fprintf(
           csv_,
@@ -357,18 +365,22 @@ void Report::write_csv(const Suite& suite, const ShapeResult& r) {
           host ? "" : csv_number(tflops(call, st.median_us), 2).c_str(),
           csv_number(rate / cublas_rate, 4).c_str(),
           host ? csv_number(p.host_over_cublas.median_us, 3).c_str() : "");
-      std::fprintf(csv_, "%s,%s,%s,%s,%s,%u,%u,%s,%s,", csv_field(join(p.ran)).c_str(),
-                   csv_field(p.kernel).c_str(), csv_field(p.reason).c_str(),
-                   std::isnan(p.rel_err) ? "" : format("%.3e", p.rel_err).c_str(),
-                   p.path == Path::kCublas ? "" : (p.mismatch ? "1" : "0"), r.sm_clock_mhz,
-                   max_clock_mhz_, mode_name(options_), csv_field(gpu_name_).c_str());
+      std::fprintf(
+          csv_, "%s,%s,%s,%s,%s,%u,%u,%s,%s,", csv_field(join(p.ran)).c_str(),
+          csv_field(p.kernel).c_str(), csv_field(p.reason).c_str(),
+          std::isnan(p.rel_err) ? "" : format("%.3e", p.rel_err).c_str(),
+          p.path == Path::kCublas || p.path == Path::kBaseline ? ""
+          : p.mismatch                                         ? "1"
+                                                               : "0",
+          p.path == Path::kCublas && r.cublas_sm_clock_mhz ? r.cublas_sm_clock_mhz : r.sm_clock_mhz,
+          max_clock_mhz_, mode_name(options_), csv_field(gpu_name_).c_str());
       const double path_tbps = terabytes_per_second(bytes, st.median_us);
       std::fprintf(csv_, "%.0f,%s,%s,%s,%s,%s\n", bytes,
                    host ? "" : csv_number(path_tbps, 4).c_str(),
                    host ? "" : csv_number(path_tbps / copy_tbps_, 4).c_str(),
                    csv_number(copy_tbps_, 4).c_str(),
                    host ? csv_number(p.host_over_bare.median_us, 3).c_str() : "",
-                   csv_number(rate / baseline_rate, 4).c_str());
+                   csv_number(over_baseline(r, p, m.stats), 4).c_str());
     }
   std::fflush(csv_);
 }

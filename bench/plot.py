@@ -112,7 +112,7 @@ def grouped_bars(ax, table, paths, column, annotate_ratio):
         for bar, b in zip(bars, bad):
             if b:
                 bar.set_hatch("xx")
-        if path in ("cublas", "baseline") or not annotate_ratio:
+        if path == "cublas" or not annotate_ratio:
             continue
         ratios = table.values(path, "ratio_vs_cublas")
         for x, y, r, b in zip(xs, ys, ratios, bad):

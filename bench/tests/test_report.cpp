@@ -131,8 +131,11 @@ int main(int argc, char** argv) {
     for (int p = 0; p < 4; ++p) {
       bench::PathResult r = path(gpt2_paths[p], "x");
       r.device = us(gpt2_us[p]);
+      if (gpt2_paths[p] == bench::Path::kBaseline) r.rel_err = NAN;  // never checked
       g.paths.push_back(r);
     }
+    g.sm_clock_mhz = 1700;         // after the rounds of dispatch, kernel and baseline
+    g.cublas_sm_clock_mhz = 1980;  // after cuBLAS's own
     report.begin_suite(gpt2);
     report.add(gpt2, g);
     CHECK(report.mismatches() == 0);
@@ -203,6 +206,15 @@ int main(int argc, char** argv) {
   CHECK(near(number("gpt2/kernel/device", "ratio_vs_cublas"), 100.0 / 32.0));
   CHECK(near(number("gpt2/baseline/device", "vs_baseline"), 1.0));
   CHECK(std::isnan(number("decode/dispatch/device", "vs_baseline")));
+  // Each path's clock is the one read after its own rounds; the baseline,
+  // never compared with anything, has no check result.
+  CHECK(near(number("gpt2/cublas/device", "sm_clock_mhz"), 1980));
+  CHECK(near(number("gpt2/dispatch/device", "sm_clock_mhz"), 1700));
+  CHECK(near(number("gpt2/baseline/device", "sm_clock_mhz"), 1700));
+  CHECK(near(number("decode/cublas/device", "sm_clock_mhz"), 0));
+  CHECK(by_key["gpt2/baseline/device"][col["mismatch"]].empty());
+  CHECK(by_key["gpt2/baseline/device"][col["rel_err"]].empty());
+  CHECK(by_key["gpt2/dispatch/device"][col["mismatch"]] == "0");
 
   if (g_failures != 0) {
     std::fprintf(stderr, "test_report: %d check(s) failed\n", g_failures);

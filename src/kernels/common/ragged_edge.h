@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // A grid's ragged edge: where the kernel view's last row of cluster tiles
 // holds only a thin remainder that costs a whole extra wave (4097 rows are 17
-// rows of 256-row tiles, 16 of them full), the remainder runs as a GEMM of
-// its own on small tiles and the body on whole tiles. (Columns are not split:
+// rows of 256-row tiles, 16 of them full), the body runs on whole tiles and
+// the remainder as a GEMM of its own (the family picks its kernel: sm90's
+// decode kernel or small tiles). (Columns are not split:
 // the policy gives ragged columns 128-wide tiles, docs/perf.md v15.)
 #pragma once
 

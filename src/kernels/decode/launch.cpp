@@ -14,6 +14,10 @@ namespace {
 
 std::atomic<bool> g_launch_failure_warned{false};
 
+DecodeKernel kernel_of(const KernelView& v) {
+  return kernel_for(v.ab_type, v.out_type, shape_for(v.rows, v.col_operand.mn_major));
+}
+
 }  // namespace
 
 DecodeParams make_params(const KernelView& v, int shape) {
@@ -44,18 +48,19 @@ DecodeParams make_params(const KernelView& v, int shape) {
   return d;
 }
 
+bool has_kernel(const GemmProblem& p) { return kernel_of(to_kernel_view(p)) != nullptr; }
+
 LaunchResult launch(const GemmProblem& p) {
   const KernelView v = to_kernel_view(p);
   const int shape = shape_for(v.rows, v.col_operand.mn_major);
-  const DecodeKernel kernel = kernel_for(v.ab_type, v.out_type, shape);
+  const DecodeKernel kernel = kernel_of(v);
   if (kernel == nullptr) return {LaunchStatus::kForward, BWGEMM_REASON_LAUNCH_FAILED};
   const DecodeParams params = make_params(v, shape);
   const cudaError_t err = enqueue_decode(kernel, unsigned(params.col_blocks * v.batch),
                                          smem_bytes(kShapes[shape]), params, p.stream);
   if (err != cudaSuccess) {
     if (!g_launch_failure_warned.exchange(true))
-      log_warning("decode kernel launch failed (CUDA error %d); forwarding to cuBLAS",
-                  static_cast<int>(err));
+      log_warning("decode kernel launch failed (CUDA error %d)", static_cast<int>(err));
     return {LaunchStatus::kForward, BWGEMM_REASON_LAUNCH_FAILED};
   }
   return {LaunchStatus::kEnqueued, BWGEMM_REASON_KERNEL_SELECTED};

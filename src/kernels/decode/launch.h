@@ -13,7 +13,12 @@ namespace bwgemm::decode {
 // (exposed for unit tests).
 DecodeParams make_params(const KernelView& v, int shape);
 
-// Enqueues the kernel on p.stream: kEnqueued, or kForward with LAUNCH_FAILED.
+// Whether launch() has a kernel for `p` (check()ed): one is built for its
+// type pair. Callers that must know before enqueuing anything else ask this.
+bool has_kernel(const GemmProblem& p);
+
+// Enqueues the kernel on p.stream: kEnqueued, or kForward with LAUNCH_FAILED
+// (nothing enqueued; the caller decides where the call goes).
 LaunchResult launch(const GemmProblem& p);
 
 }  // namespace bwgemm::decode

@@ -72,8 +72,8 @@ inline constexpr Shape kShapes[] = {
     {"sm90_64x64x64_12stage_2cta_splitk", 1, 64, 2, ClusterMode::kSplitK, 12, kDecodeLayouts, true},
     {"sm90_64x64x64_10stage_4cta_splitk", 1, 64, 4, ClusterMode::kSplitK, 10, kDecodeLayouts, true},
     // Half of configuration 0's columns: twice its tiles, for shapes whose
-    // 256 x 256 tiles leave most of a last wave idle (GPT-2's input gradient,
-    // 768 x 8192 x 50257: 96 tiles on 66 clusters).
+    // 256 x 256 tiles leave most of a last wave idle (4097 x 4095 x 4096: 272
+    // tiles on 66 clusters; policy.cpp says where).
     {"sm90_256x128x64_5stage_2cta", 2, 128, 2, ClusterMode::kMulticast, 5, kAllLayouts, false},
     // Configuration 0 reading an M/N-major row operand that TMA cannot
     // address as it is (GPT-2's weight gradient, NT with ldb 50257) through

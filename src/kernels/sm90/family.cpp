@@ -45,7 +45,8 @@ bool launch_split(const GemmProblem& p, const DeviceCaps& caps, int config, Erro
   if (!split_ragged_edge(p, tile_shape(config, p.c_type), sms / kShapes[config].cluster_size,
                          &split))
     return false;
-  const bool edge_decodes = decode::check(split.edge, caps) == BWGEMM_REASON_KERNEL_SELECTED;
+  const bool edge_decodes = decode::check(split.edge, caps) == BWGEMM_REASON_KERNEL_SELECTED &&
+                            decode::has_kernel(split.edge);
   const KernelVariant *edge_variant = nullptr, *body_variant = nullptr;
   GemmParams edge, body;
   if ((!edge_decodes && build_launch(kCatalog, split.edge, kEdgeConfig, error_flag, &edge_variant,

@@ -54,11 +54,11 @@ double wave_fill(const GemmProblem& p, const DeviceCaps& caps, int64_t cols) {
 // The large-tile class on 256 x 128 cluster tiles (sm90_256x128x64_5stage_2cta)
 // where 256 x 256 ones leave much of the last wave idle. Forced on full
 // waves it ran at 0.84-0.89x configuration 0's throughput (GPT-2's padded
-// logits and weight gradient); on GPT-2's input gradient, 768 x 8192 x 50257
-// (96 tiles of 256 x 256 on 66 clusters fill 0.73 of two waves, 192 of
-// 256 x 128 0.97 of three) 435-441 TFLOP/s against 408, and 0.95-0.96x
-// cuBLAS against 0.78x on 768 x 8192 x 8192 in all four layouts (H100,
-// docs/perf.md v13).
+// logits and weight gradient); on GPT-2's input gradient with B packed,
+// 768 x 8192 x 50257 (96 tiles of 256 x 256 on 66 clusters fill 0.73 of two
+// waves, 192 of 256 x 128 0.97 of three) 435-441 TFLOP/s against 408, and
+// 0.95-0.96x cuBLAS against 0.78x on 768 x 8192 x 8192 in all four layouts
+// (H100, docs/perf.md v13).
 // Where the row operand is read by row classes (RowClassUse::kRowOperand:
 // GPT-2's input gradient, NN with ldb 50257) the half-wide tiles make half the
 // flops of each class load and ran at 0.69-0.71x configuration 0's speed

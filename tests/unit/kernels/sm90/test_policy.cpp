@@ -253,10 +253,11 @@ void decode_kernel_takes_few_tokens_in_one_wave(void**) {
 }
 
 // In the large-tile class, 256 x 128 cluster tiles where 256 x 256 ones
-// leave much of the last wave idle: GPT-2's input gradient (96 tiles of
-// 256 x 256 on 66 clusters fill 0.73 of two waves, 192 of 256 x 128 0.97 of
-// three); not where 256 x 256 tiles fill their waves, nor where B is read
-// by row classes.
+// leave much of the last wave idle: 768 x 8192 x 50257 with B aligned (96
+// tiles of 256 x 256 on 66 clusters fill 0.73 of two waves, 192 of 256 x 128
+// 0.97 of three); not where 256 x 256 tiles fill their waves, nor where B is
+// read by row classes (GPT-2's input gradient, ldb 50257), which count the
+// half-wide tiles slower.
 void half_columns_where_they_fill_the_last_wave(void**) {
   const DeviceCaps caps{0, 9, 0, 132, 232448};
   const int half = bwgemm::sm90::config_by_name("sm90_256x128x64_5stage_2cta");
@@ -264,7 +265,7 @@ void half_columns_where_they_fill_the_last_wave(void**) {
   const auto config = [&](int64_t m, int64_t n, int64_t k) {
     return bwgemm::sm90::select_config(problem({m, n, k, 1, BF16, BF16, 132, true}), caps).config;
   };
-  assert_int_equal(config(768, 8192, 50257), half);  // input gradient, NN
+  assert_int_equal(config(768, 8192, 50257), half);  // NN, every ld 16384
   assert_int_equal(config(50257, 8192, 768), 0);     // logits: 6304 tiles
   assert_int_equal(config(768, 50257, 8192), 0);     // weight gradient: 591 tiles
   assert_int_equal(config(4095, 4097, 4096), 0);     // 256 tiles, 0.97 of 4 waves
