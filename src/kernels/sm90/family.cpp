@@ -16,12 +16,6 @@ extern const VariantCatalog kCatalog = {"sm90", select_variant, tile_shape};
 
 namespace {
 
-bool reads_unaligned_b(const GemmProblem& p, int config) {
-  if (config == kDecodeConfig) return false;
-  const RowClassUse use = row_class_use(to_kernel_view(p), tile_shape(config, p.c_type));
-  return use == RowClassUse::kRowOperand || use == RowClassUse::kRowWindows;
-}
-
 // The remainder's configuration where the decode kernel does not take it:
 // one CTA per 64 x 128 tile, so that a remainder of up to 64 rows of a large
 // grid is one short wave.

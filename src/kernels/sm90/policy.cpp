@@ -3,7 +3,6 @@
 
 #include <cstdint>
 
-#include "kernels/common/kernel_view.h"
 #include "kernels/common/launch_params.h"
 #include "kernels/decode/check.h"
 #include "kernels/sm90/config.h"
@@ -70,10 +69,9 @@ constexpr int kHalfColumnsConfig = shape_index("sm90_256x128x64_5stage_2cta");
 static_assert(kHalfColumnsConfig > 0);
 
 bool half_columns_win(const GemmProblem& p, const DeviceCaps& caps) {
-  const bool row_classes =
-      row_class_use(to_kernel_view(p), tile_shape(kHalfColumnsConfig, p.c_type)) ==
-      RowClassUse::kRowOperand;
-  const double speed = row_classes ? kHalfColumnsRowClassesSpeed : kHalfColumnsSpeed;
+  // Its tiles have no row windows: an unaligned B it reads is read by row classes.
+  const double speed =
+      reads_unaligned_b(p, kHalfColumnsConfig) ? kHalfColumnsRowClassesSpeed : kHalfColumnsSpeed;
   return wave_fill(p, caps, 128) * speed > wave_fill(p, caps, 256);
 }
 

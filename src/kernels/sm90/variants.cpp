@@ -28,6 +28,12 @@ bool config_compiled(int config, const VariantKey& key) {
   return config >= 0 && config < kConfigCount && layout_compiled(config, key.row_mn, key.col_mn);
 }
 
+bool reads_unaligned_b(const GemmProblem& p, int config) {
+  if (config == kDecodeConfig) return false;
+  const RowClassUse use = row_class_use(to_kernel_view(p), tile_shape(config, p.c_type));
+  return use == RowClassUse::kRowOperand || use == RowClassUse::kRowWindows;
+}
+
 TileShape tile_shape(int config, DType out_type) {
   // An epilogue chunk is 128 bytes of a row, so its width depends on the
   // output type.

@@ -35,6 +35,10 @@ constexpr int kFamilyConfigCount = kConfigCount + 1;
 // output type).
 const char* config_name(int config);
 TileShape tile_shape(int config, DType out_type);
+// Whether the wgmma `config` reads p's B (the row operand) where TMA cannot
+// address it, in place: by row classes or through row windows
+// (launch_params.h's row_class_use). False for the decode configuration.
+bool reads_unaligned_b(const GemmProblem& p, int config);
 // The configuration named `name`, or -1.
 int config_by_name(const char* name);
 // Whether `config` is compiled for the operand layout of `key`.
