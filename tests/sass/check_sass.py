@@ -73,9 +73,9 @@ def sm90_config_rules():
         loads = [r"^UTMALDG\.3D\.MULTICAST\b"] if c["multicast"] else []
         reduce = [r"^ST\.E\.64\b", r"^MEMBAR\.ALL\.GPU\b",
                   r"^SYNCS\.ARRIVE\.TRANS64\.RED\b"] if c["split_k"] else []
-        # Row windows: the shifter warps' 32-bit shared loads, funnel shifts
-        # and stores, fenced for wgmma.
-        windows = [r"^LDS\s", r"^SHF\.R\.U64\b", r"^STS\s",
+        # Row windows: the shifter warps' 32-bit shared loads, the odd
+        # shifts' half-word joins, and stores, fenced for wgmma.
+        windows = [r"^LDS\s", r"^PRMT\b", r"^STS\s",
                    r"^FENCE\.VIEW\.ASYNC\.S\b"] if c.get("row_windows") else []
         rules.append(Rule(
             f"sm90 configuration {config}",

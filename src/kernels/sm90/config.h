@@ -158,12 +158,14 @@ struct Config {
   // rows, by k residue class (gemm_params.h), each class's 8 k as rows of
   // the block's rows plus the 8 elements a shift can move them by (16-byte
   // multiples, as an unswizzled box's rows must be). The producer warpgroup's
-  // warps other than the TMA one shift them into the stage.
+  // four warps, the TMA one among them, shift them into the stage: two
+  // classes each (three shifters measured 0.69x of cuBLAS's aligned call on
+  // GPT-2's weight gradient, the consumers waiting on them: docs/perf.md v23).
   static constexpr int kRowWindows = kShape.row_windows;
   static constexpr uint32_t kWindowRowBytes = (kBlockRows + 8) * 2;
   static constexpr uint32_t kWindowClassBytes = kBlockK / 8 * kWindowRowBytes;
   static constexpr uint32_t kWindowBytes = 8 * kWindowClassBytes;
-  static constexpr int kShifterWarps = 3;
+  static constexpr int kShifterWarps = 4;
 
   // Shared memory: stages | staging buffers | split-K slots | row windows |
   // full and empty barriers | split-K reduce_full and reduce_empty barriers
@@ -180,7 +182,7 @@ struct Config {
   // lands in: with multicast, the peer's column share lands here too.
   static constexpr uint32_t kEmptyArrivals = (kMulticast ? kClusterSize : 1) * kConsumers * 4;
   // full[s] completes on the TMA bytes after the TMA thread's arrival, and
-  // with row windows after each shifter warp's too.
+  // with row windows after each shifter warp's too (the TMA warp's included).
   static constexpr uint32_t kFullArrivals = kRowWindows > 0 ? 1 + kShifterWarps : 1;
   // reduce_full (rank 0): every thread of the consumer in each other rank;
   // reduce_empty (other ranks): every thread of rank 0's consumer.

@@ -101,13 +101,15 @@ BWGEMM_DEVICE KRange k_range(int32_t k_blocks, uint32_t rank) {
   }
 }
 
-// The TMA warp: one elected thread fills the ring for every tile of this
-// cluster, in the same order the consumers drain it. With row windows it
+// The TMA warp: one elected thread (`leader`) fills the ring for every tile
+// of this cluster, in the same order the consumers drain it, and calls
+// after_block() once each k block's loads are issued. With row windows it
 // fills the windows' ring (one window per k block) for the shifter warps,
-// and the stages only with the column operand.
-template <class Cfg>
+// and the stages only with the column operand; the whole warp runs it then,
+// shifting a share of each window between loads (the kernel's body).
+template <class Cfg, class AfterBlock>
 BWGEMM_DEVICE void produce(const GemmParams& p, const SharedStorage<Cfg>& smem, uint32_t rank,
-                           int32_t k_blocks) {
+                           int32_t k_blocks, bool leader, AfterBlock&& after_block) {
   constexpr uint16_t kAllCtas = (1u << Cfg::kClusterSize) - 1;
   constexpr uint32_t kTmaBytes = Cfg::kRowWindows > 0 ? Cfg::kColTileBytes : Cfg::kStageBytes;
   const KRange ks = k_range<Cfg>(k_blocks, rank);
@@ -123,110 +125,129 @@ BWGEMM_DEVICE void produce(const GemmParams& p, const SharedStorage<Cfg>& smem, 
         // Class c's box: k0 + c + 8i for i < 8, rows from row0 - shift on.
         ptx::mbarrier_wait(smem.window_empty(windows.stage), windows.phase ^ 1);
         ptx::Mbarrier* landed = smem.window_full(windows.stage);
-        ptx::mbarrier_arrive_expect_tx(landed, Cfg::kWindowBytes);
-        for (int c = 0; c < kRowClasses; ++c)
-          ptx::tma_load_3d(smem.window(windows.stage) + c * Cfg::kWindowClassBytes,
-                           &p.classes.row_map[c], landed, place.row0, k0 / 8, 0);
+        if (leader) {
+          ptx::mbarrier_arrive_expect_tx(landed, Cfg::kWindowBytes);
+          for (int c = 0; c < kRowClasses; ++c)
+            ptx::tma_load_3d(smem.window(windows.stage) + c * Cfg::kWindowClassBytes,
+                             &p.classes.row_map[c], landed, place.row0, k0 / 8, 0);
+        }
         windows.advance();
       }
       ptx::Mbarrier* full = smem.full(ring.stage);
       // Wait until every CTA's consumers released the stage, then load it:
       // this CTA's rows, and its share of the columns (into every CTA).
       ptx::mbarrier_wait(smem.empty(ring.stage), ring.phase ^ 1);
-      ptx::mbarrier_arrive_expect_tx(full, kTmaBytes);
-      if constexpr (Cfg::kRowWindows == 0)
-        load_operand<Cfg, Cfg::kRowMN, Cfg::kBlockRows>(
-            smem.row_tile(ring.stage), 0, place.row0, k0, [&](void* dst, int32_t c0, int32_t c1) {
-              ptx::tma_load_3d(dst, place.row_map, full, c0, c1, place.row_plane);
+      if (leader) {
+        ptx::mbarrier_arrive_expect_tx(full, kTmaBytes);
+        if constexpr (Cfg::kRowWindows == 0)
+          load_operand<Cfg, Cfg::kRowMN, Cfg::kBlockRows>(
+              smem.row_tile(ring.stage), 0, place.row0, k0, [&](void* dst, int32_t c0, int32_t c1) {
+                ptx::tma_load_3d(dst, place.row_map, full, c0, c1, place.row_plane);
+              });
+        load_operand<Cfg, Cfg::kColMN, Cfg::kLoadedCols>(
+            smem.col_tile(ring.stage), share, share0, k0 - place.col_k_offset,
+            [&](void* dst, int32_t c0, int32_t c1) {
+              if constexpr (Cfg::kMulticast)
+                ptx::tma_load_3d_multicast(dst, &p.col.map, full, kAllCtas, c0, c1,
+                                           place.col_plane);
+              else
+                ptx::tma_load_3d(dst, &p.col.map, full, c0, c1, place.col_plane);
             });
-      load_operand<Cfg, Cfg::kColMN, Cfg::kLoadedCols>(
-          smem.col_tile(ring.stage), share, share0, k0 - place.col_k_offset,
-          [&](void* dst, int32_t c0, int32_t c1) {
-            if constexpr (Cfg::kMulticast)
-              ptx::tma_load_3d_multicast(dst, &p.col.map, full, kAllCtas, c0, c1, place.col_plane);
-            else
-              ptx::tma_load_3d(dst, &p.col.map, full, c0, c1, place.col_plane);
-          });
+      }
       ring.advance();
+      after_block();
     }
   }
 }
 
 // Row windows: one window's rows into the stage's row tile, the classes
-// c = shifter, shifter + 3, ... of it. Row kk = c + 8i of the k block (row i
-// of class c's box) starts `shift` elements into its window row. Lane l
-// writes the row's 32-bit words l and l + 32 (in the tile's two 64-row boxes:
-// 128 bytes a row, 16-byte chunks swizzled by kk % 8 = c) from window words
-// l + shift / 2 and the next, funnel-shifted by one element where the shift
-// is odd. Consecutive lanes read and write consecutive words (of a swizzled
-// row): no bank conflicts. A class's rows go kBatch at a time, all loads
-// before the stores (the compiler cannot tell the two apart, and would wait
-// out each load's latency in turn).
+// c = shifter, shifter + kShifterWarps, ... of it. Row kk = c + 8i of the k
+// block (row i of class c's box) starts `shift` elements into its window
+// row. Lane l writes the row's 32-bit words l and l + 32 (in the tile's two
+// 64-row boxes: 128 bytes a row, 16-byte chunks swizzled by kk % 8 = c) from
+// window words l + shift / 2 and, where the shift is odd, the next one,
+// funnel-shifted by one element (an even shift reads one word per word
+// written). Consecutive lanes read and write consecutive words (of a
+// swizzled row): no bank conflicts. A class's rows go kBatch at a time, all
+// loads before the stores (the compiler cannot tell the two apart, and would
+// wait out each load's latency in turn).
+template <class Cfg, bool kOdd>
+BWGEMM_DEVICE void shift_class(const uint32_t* src, uint8_t* dst) {
+  constexpr int kRowsPerClass = Cfg::kBlockK / kRowClasses;
+  constexpr int kBatch = 4;  // up to 16 words in flight: the producers' registers allow it
+  constexpr int kWords = kOdd ? 2 : 1;
+  static_assert(kRowsPerClass % kBatch == 0);
+#pragma unroll
+  for (int i0 = 0; i0 < kRowsPerClass; i0 += kBatch) {
+    uint32_t words[kBatch][2][kWords];
+#pragma unroll
+    for (int i = 0; i < kBatch; ++i)
+#pragma unroll
+      for (int box = 0; box < 2; ++box)
+#pragma unroll
+        for (int w = 0; w < kWords; ++w)
+          words[i][box][w] = src[(i0 + i) * Cfg::kWindowRowBytes / 4 + 32 * box + w];
+#pragma unroll
+    for (int i = 0; i < kBatch; ++i)
+#pragma unroll
+      for (int box = 0; box < 2; ++box) {
+        uint32_t word = words[i][box][0];
+        if constexpr (kOdd) word = word >> 16 | words[i][box][1] << 16;
+        *reinterpret_cast<uint32_t*>(dst + (i0 + i) * kRowClasses * 128 + box * Cfg::kBoxBytes) =
+            word;
+      }
+  }
+}
+
 template <class Cfg>
 BWGEMM_DEVICE void shift_window(const uint8_t* window, uint8_t* rows, uint32_t shifts,
                                 uint32_t shifter) {
   static_assert(Cfg::kRowMN, "row windows hold an M/N-major row operand");
   static_assert(Cfg::kBlockRows == 2 * Cfg::kMNBox, "two words of a row per lane");
-  constexpr int kRowsPerClass = Cfg::kBlockK / kRowClasses;
-  constexpr int kBatch = 4;  // 16 words in flight: the producers' registers allow it
-  static_assert(kRowsPerClass % kBatch == 0);
   const uint32_t lane = ptx::lane_index();
   for (uint32_t c = shifter; c < uint32_t(kRowClasses); c += Cfg::kShifterWarps) {
-    const uint32_t shift = (shifts >> (4 * c)) & 0xF, bits = 16 * (shift % 2);
+    const uint32_t shift = (shifts >> (4 * c)) & 0xF;
     const auto* src =
         reinterpret_cast<const uint32_t*>(window + c * Cfg::kWindowClassBytes) + shift / 2 + lane;
     uint8_t* dst = rows + c * 128 + ((lane / 4) ^ c) * 16 + lane % 4 * 4;
-#pragma unroll
-    for (int i0 = 0; i0 < kRowsPerClass; i0 += kBatch) {
-      uint32_t words[kBatch][2][2];
-#pragma unroll
-      for (int i = 0; i < kBatch; ++i)
-#pragma unroll
-        for (int box = 0; box < 2; ++box)
-#pragma unroll
-          for (int w = 0; w < 2; ++w)
-            words[i][box][w] = src[(i0 + i) * Cfg::kWindowRowBytes / 4 + 32 * box + w];
-#pragma unroll
-      for (int i = 0; i < kBatch; ++i)
-#pragma unroll
-        for (int box = 0; box < 2; ++box) {
-          const uint64_t pair = uint64_t(words[i][box][1]) << 32 | words[i][box][0];
-          *reinterpret_cast<uint32_t*>(dst + (i0 + i) * kRowClasses * 128 + box * Cfg::kBoxBytes) =
-              uint32_t(pair >> bits);
-        }
-    }
+    if (shift % 2 != 0)  // the same in every lane
+      shift_class<Cfg, true>(src, dst);
+    else
+      shift_class<Cfg, false>(src, dst);
   }
 }
 
-// The shifter warps (the producer warpgroup's warps 1..3): every window the
-// TMA thread fetches, in its order, into the stage the consumers read next.
-// The shifts of the 8 classes (0..7 elements) travel packed 4 bits each.
+// One shifter warp's share of the windows: every window the TMA warp
+// fetches, in its order, into the stage the consumers read next (step()
+// shifts the next one). The shifts of the 8 classes (0..7 elements) travel
+// packed 4 bits each.
 template <class Cfg>
-BWGEMM_DEVICE void shift_windows(const GemmParams& p, const SharedStorage<Cfg>& smem,
-                                 uint32_t shifter, int32_t k_blocks) {
-  uint32_t shifts = 0;
-#pragma unroll
-  for (int c = 0; c < kRowClasses; ++c) shifts |= uint32_t(p.classes.shift[c]) << (4 * c);
+struct WindowShifter {
+  uint32_t shifts = 0, shifter;
   PipelineState<Cfg::kStages> ring;
   PipelineState<Cfg::kRowWindows> windows;
-  for ([[maybe_unused]] const int64_t t : ClusterTiles(p.scheduler)) {
-    for (int32_t kb = 0; kb < k_blocks; ++kb) {
-      ptx::mbarrier_wait(smem.window_full(windows.stage), windows.phase);
-      ptx::mbarrier_wait(smem.empty(ring.stage), ring.phase ^ 1);
-      shift_window<Cfg>(smem.window(windows.stage), smem.row_tile(ring.stage), shifts, shifter);
-      // wgmma (the async proxy) reads what the lanes wrote, and the next
-      // window's TMA overwrites what they read.
-      ptx::fence_proxy_async_smem();
-      ptx::sync_warp();
-      if (ptx::lane_index() == 0) {
-        ptx::mbarrier_arrive(smem.window_empty(windows.stage));
-        ptx::mbarrier_arrive(smem.full(ring.stage));
-      }
-      windows.advance();
-      ring.advance();
-    }
+
+  BWGEMM_DEVICE WindowShifter(const GemmParams& p, uint32_t warp) : shifter(warp) {
+#pragma unroll
+    for (int c = 0; c < kRowClasses; ++c) shifts |= uint32_t(p.classes.shift[c]) << (4 * c);
   }
-}
+
+  BWGEMM_DEVICE void step(const SharedStorage<Cfg>& smem) {
+    ptx::mbarrier_wait(smem.window_full(windows.stage), windows.phase);
+    ptx::mbarrier_wait(smem.empty(ring.stage), ring.phase ^ 1);
+    shift_window<Cfg>(smem.window(windows.stage), smem.row_tile(ring.stage), shifts, shifter);
+    // wgmma (the async proxy) reads what the lanes wrote, and the next
+    // window's TMA overwrites what they read.
+    ptx::fence_proxy_async_smem();
+    ptx::sync_warp();
+    if (ptx::lane_index() == 0) {
+      ptx::mbarrier_arrive(smem.window_empty(windows.stage));
+      ptx::mbarrier_arrive(smem.full(ring.stage));
+    }
+    windows.advance();
+    ring.advance();
+  }
+};
 
 template <class Cfg>
 BWGEMM_DEVICE void release_stage(const SharedStorage<Cfg>& smem, uint32_t stage, uint32_t rank) {
@@ -463,9 +484,25 @@ BWGEMM_DEVICE void gemm_kernel_body(const GemmParams& p) {
 
   if (role_of(warp) == Role::Producer) {
     ptx::decrease_registers<Cfg::kProducerRegisters>();
-    if (warp == 0 && ptx::elect_one()) produce<Cfg>(p, smem, rank, k_blocks);
-    if constexpr (Cfg::kRowWindows > 0)
-      if (warp > 0) shift_windows<Cfg>(p, smem, warp - 1, k_blocks);
+    if constexpr (Cfg::kRowWindows > 0) {
+      // Every producer warp shifts a share of each window; the TMA warp's
+      // runs one window behind its loads, so that it never waits on a
+      // window it has just asked for.
+      WindowShifter<Cfg> shifter(p, warp);
+      if (warp == 0) {
+        bool behind = false;
+        produce<Cfg>(p, smem, rank, k_blocks, ptx::elect_one(), [&] {
+          if (behind) shifter.step(smem);
+          behind = true;
+        });
+        if (behind) shifter.step(smem);
+      } else {
+        for ([[maybe_unused]] const int64_t t : ClusterTiles(p.scheduler))
+          for (int32_t kb = 0; kb < k_blocks; ++kb) shifter.step(smem);
+      }
+    } else if (warp == 0 && ptx::elect_one()) {
+      produce<Cfg>(p, smem, rank, k_blocks, true, [] {});
+    }
     ptx::sync_warp();
   } else {
     ptx::increase_registers<Cfg::kConsumerRegisters>();
