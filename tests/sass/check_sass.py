@@ -74,8 +74,10 @@ def sm90_config_rules():
         reduce = [r"^ST\.E\.64\b", r"^MEMBAR\.ALL\.GPU\b",
                   r"^SYNCS\.ARRIVE\.TRANS64\.RED\b"] if c["split_k"] else []
         # Row windows: the shifter warps' 32-bit shared loads, the odd
-        # shifts' half-word joins, and stores, fenced for wgmma.
-        windows = [r"^LDS\s", r"^PRMT\b", r"^STS\s",
+        # shifts' joins of one word's high half to the next one's low half
+        # (PRMT selector 0x1054, which no other kernel has), and stores,
+        # fenced for wgmma.
+        windows = [r"^LDS\s", r"^PRMT\s.*\b0x1054\b", r"^STS\s",
                    r"^FENCE\.VIEW\.ASYNC\.S\b"] if c.get("row_windows") else []
         rules.append(Rule(
             f"sm90 configuration {config}",

@@ -44,8 +44,8 @@ struct Shape {
   // Row windows (gemm_params.h, RowClassUse::kRowWindows): an M/N-major row
   // operand with any leading dimension is fetched as 16-byte-aligned windows
   // by k residue class into this many window buffers, and shifted into the
-  // stage by the producer warpgroup's other warps. 0: the row operand is
-  // loaded by TMA as it is.
+  // stage by the producer warpgroup's warps. 0: the row operand is loaded by
+  // TMA as it is.
   int row_windows = 0;
   // Each consumer's epilogue staging, at most (a whole 16-bit 64 x 256
   // block in 32 KB; less stores the block in turns).
@@ -216,6 +216,13 @@ struct Config {
   static_assert(kRowWindows == 0 || !kSplitK,
                 "row windows: the shifters run every k block, not a split-K share");
   static_assert(kWindowClassBytes % 128 == 0, "each class's box lands 128-byte aligned");
+  // The TMA warp shifts one window behind its loads: k block j's loads wait
+  // for stage j - kStages to be released, which needs k block j - kStages + 1
+  // shifted (the consumers release a stage after the next one is full), and
+  // for window j - kRowWindows, shifted after k block j - kRowWindows + 1's
+  // loads. Fewer stages or windows would wait on the warp's own later work.
+  static_assert(kRowWindows == 0 || (kStages >= 3 && kRowWindows >= 2),
+                "row windows: the TMA warp's one-behind shift needs 3 stages and 2 windows");
   static_assert(kProducerRegisters + kConsumerRegisters * kConsumers <=
                 (1 + kConsumers) * kLaunchRegisterCap);
 };

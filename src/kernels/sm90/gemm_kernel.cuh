@@ -42,10 +42,11 @@
 
 namespace bwgemm::sm90 {
 
-// Warp roles: warpgroup 0 produces (warp 0 issues the TMA loads, the other
-// three shift row windows into the stages where the configuration has them,
-// else only give their registers away); every other warpgroup is a consumer
-// that runs the wgmma mainloop and the epilogue of its 64 rows.
+// Warp roles: warpgroup 0 produces (warp 0 issues the TMA loads; where the
+// configuration has row windows all four warps shift them into the stages,
+// else the other three only give their registers away); every other
+// warpgroup is a consumer that runs the wgmma mainloop and the epilogue of
+// its 64 rows.
 enum class Role { Producer, Math };
 
 BWGEMM_DEVICE Role role_of(uint32_t warp) { return warp / 4 == 0 ? Role::Producer : Role::Math; }
@@ -166,9 +167,9 @@ BWGEMM_DEVICE void produce(const GemmParams& p, const SharedStorage<Cfg>& smem, 
 // row. Lane l writes the row's 32-bit words l and l + 32 (in the tile's two
 // 64-row boxes: 128 bytes a row, 16-byte chunks swizzled by kk % 8 = c) from
 // window words l + shift / 2 and, where the shift is odd, the next one,
-// funnel-shifted by one element (an even shift reads one word per word
-// written). Consecutive lanes read and write consecutive words (of a
-// swizzled row): no bank conflicts. A class's rows go kBatch at a time, all
+// shifted by one element (the high half of one joined to the low half of the
+// next; an even shift reads one word per word written). Consecutive lanes read and write
+// consecutive words (of a swizzled row): no bank conflicts. A class's rows go kBatch at a time, all
 // loads before the stores (the compiler cannot tell the two apart, and would
 // wait out each load's latency in turn).
 template <class Cfg, bool kOdd>
