@@ -18,6 +18,29 @@ T* advance(T* p, int64_t bytes) {
 
 }  // namespace
 
+EdgeSplit split_rows(const GemmProblem& p, int64_t keep) {
+  const int64_t ab = int64_t(dtype_size(p.ab_type)), cd = int64_t(dtype_size(p.c_type));
+  EdgeSplit s{p, p};
+  s.body.n = keep;
+  s.edge.n = p.n - keep;
+  s.edge.b = advance(p.b, (p.trans_b ? keep : keep * p.ldb) * ab);
+  s.edge.c = advance(p.c, keep * p.ldc * cd);
+  s.edge.d = advance(p.d, keep * p.ldd * cd);
+  return s;
+}
+
+EdgeSplit split_cols(const GemmProblem& p, int64_t keep) {
+  const int64_t ab = int64_t(dtype_size(p.ab_type)), cd = int64_t(dtype_size(p.c_type));
+  EdgeSplit s{p, p};
+  s.body.m = keep;
+  s.edge.m = p.m - keep;
+  s.edge.a = advance(p.a, (p.trans_a ? keep * p.lda : keep) * ab);
+  s.edge.c = advance(p.c, keep * cd);
+  s.edge.d = advance(p.d, keep * cd);
+  s.edge.epilogue.bias = advance(p.epilogue.bias, keep * int64_t(dtype_size(p.epilogue.bias_type)));
+  return s;
+}
+
 bool split_ragged_edge(const GemmProblem& p, const TileShape& shape, int64_t clusters,
                        EdgeSplit* out) {
   if (p.batch != 1 || p.k < kMinEdgeDepth || clusters <= 0) return false;
@@ -28,16 +51,7 @@ bool split_ragged_edge(const GemmProblem& p, const TileShape& shape, int64_t clu
   if (row_blocks < 2 || rows_left == 0 || rows_left > tile_rows / 4 ||
       waves((row_blocks - 1) * col_blocks, clusters) == waves(row_blocks * col_blocks, clusters))
     return false;
-  // op(B)'s, C's and D's last columns.
-  const int64_t keep = p.n - rows_left;
-  const int64_t ab = int64_t(dtype_size(p.ab_type)), cd = int64_t(dtype_size(p.c_type));
-  out->body = p;
-  out->edge = p;
-  out->body.n = keep;
-  out->edge.n = rows_left;
-  out->edge.b = advance(p.b, (p.trans_b ? keep : keep * p.ldb) * ab);
-  out->edge.c = advance(p.c, keep * p.ldc * cd);
-  out->edge.d = advance(p.d, keep * p.ldd * cd);
+  *out = split_rows(p, p.n - rows_left);
   return true;
 }
 

@@ -14,8 +14,15 @@ namespace bwgemm {
 
 struct EdgeSplit {
   GemmProblem body;  // whole cluster tiles
-  GemmProblem edge;  // the remainder: the last n % (cluster tile rows) of cuBLAS's n
+  GemmProblem edge;  // the remainder
 };
+
+// p as a body of cuBLAS's first `keep` columns of op(B), C and D (the view's
+// rows, kernel_view.h) and an edge of the rest, 0 < keep < p.n.
+EdgeSplit split_rows(const GemmProblem& p, int64_t keep);
+// p as a body of cuBLAS's first `keep` rows of op(A), C, D and the bias (the
+// view's columns) and an edge of the rest, 0 < keep < p.m.
+EdgeSplit split_cols(const GemmProblem& p, int64_t keep);
 
 // The remainder costs more than its share of the flops: measured on an H200
 // with 256 x 256 tiles and the remainder on 64 x 128 tiles, splitting

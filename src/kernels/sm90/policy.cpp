@@ -68,12 +68,20 @@ constexpr double kHalfColumnsRowClassesSpeed = 0.70;
 constexpr int kHalfColumnsConfig = shape_index("sm90_256x128x64_5stage_2cta");
 static_assert(kHalfColumnsConfig > 0);
 
-bool half_columns_win(const GemmProblem& p, const DeviceCaps& caps) {
-  // Its tiles have no row windows: an unaligned B it reads is read by row classes.
-  const double speed =
-      reads_unaligned_b(p, kHalfColumnsConfig) ? kHalfColumnsRowClassesSpeed : kHalfColumnsSpeed;
-  return wave_fill(p, caps, 128) * speed > wave_fill(p, caps, 256);
+// Its tiles have no row windows: an unaligned B it reads is read by row classes.
+double half_columns_speed(const GemmProblem& p) {
+  return reads_unaligned_b(p, kHalfColumnsConfig) ? kHalfColumnsRowClassesSpeed : kHalfColumnsSpeed;
 }
+
+bool half_columns_win(const GemmProblem& p, const DeviceCaps& caps) {
+  return wave_fill(p, caps, 128) * half_columns_speed(p) > wave_fill(p, caps, 256);
+}
+
+int64_t waves(int64_t tiles, int64_t clusters) { return (tiles + clusters - 1) / clusters; }
+
+// A grid split in two launches must save this share of its waves' time: the
+// second launch and the gap between the two grids are not modelled.
+constexpr double kWaveSplitGain = 0.95;
 
 // Configuration 0's tiles reading an M/N-major B (the row operand, op(B) =
 // B^T) that TMA cannot address through row windows instead of a packed copy
@@ -156,6 +164,30 @@ bool decode_wins(const GemmProblem& p, const DeviceCaps& caps) {
 }
 
 }  // namespace
+
+// GPT-2's input gradient (768 x 8192 x 50257 NN, ldb 50257, B read by row
+// classes) on 66 clusters: 96 tiles of 256 x 256 (32 row blocks by 3) take
+// two waves, the second 45 % full (the kernel at 0.73 of its full-wave
+// speed, docs/perf.md v23). Split by columns (cuBLAS's m; a split by rows
+// would cut the row classes' 8 x 256-row blocks), 512 columns make 64 tiles,
+// one wave, and the other 256 make 64 tiles of 256 x 128, one wave of half
+// tiles at kHalfColumnsRowClassesSpeed: 1 + 0.5 / 0.70 = 1.71 waves' time
+// instead of 2. Measured on an H200 (docs/perf.md v24), over cuBLAS on the
+// call with k 50304: 0.76x -> 0.88-0.91x; 1280 x 8192 x 50257 (predicted
+// 2.71 waves against 3) 0.83-0.84x -> 0.93-0.95x.
+bool split_last_wave(const GemmProblem& p, int64_t clusters, int config, WaveSplit* out) {
+  if (config != 0 || p.batch != 1 || p.k < kMinEdgeDepth || clusters <= 0) return false;
+  const int64_t row_blocks = (p.n + 255) / 256, tiles = cluster_tiles(p, 256);
+  const int64_t body_col_blocks = tiles / clusters * clusters / row_blocks;
+  if (body_col_blocks == 0 || body_col_blocks * row_blocks == tiles) return false;
+  const EdgeSplit parts = split_cols(p, body_col_blocks * 256);
+  const double time = double(waves(body_col_blocks * row_blocks, clusters)) +
+                      double(waves(cluster_tiles(parts.edge, 128), clusters)) * 0.5 /
+                          half_columns_speed(parts.edge);
+  if (time > kWaveSplitGain * double(waves(tiles, clusters))) return false;
+  *out = {parts, kHalfColumnsConfig};
+  return true;
+}
 
 ConfigChoice select_config(const GemmProblem& p, const DeviceCaps& caps) {
   const bool aligned = tma_addressable(p.a, p.lda, 0, p.ab_type) &&

@@ -139,6 +139,37 @@ std::vector<GemmCase> edge_cases() {
   return cases;
 }
 
+// Last waves split off (src/kernels/sm90/policy.h, split_last_wave): 768 x
+// 8192 on configuration 0 makes 96 tiles of 256 x 256; on 132 SMs (66
+// clusters) cuBLAS's first 512 rows of D run on them and the other 256 on
+// 256 x 128 tiles, a launch of their own. NN with B's leading dimension odd
+// (read by row classes; NaN in B's padding), TN with fp32 output (the
+// forced kernel's configuration 0) and A aligned or not; beta != 0, device
+// scalars.
+std::vector<GemmCase> last_wave_cases() {
+  std::vector<GemmCase> cases;
+  int i = 0;
+  for (Elem ab : kTypes)
+    for (int variant = 0; variant < 4; ++variant) {
+      GemmCase c;
+      c.ab = ab;
+      c.c = variant == 0 ? ab : Elem::F32;
+      c.ta = variant >= 2;
+      c.m = 768;
+      c.n = 8192;
+      c.k = 2049 + 2 * i;  // split from k = 2048 (kMinEdgeDepth); odd
+      c.ld_align = variant == 2 ? 8 : 1;
+      c.pad_b = c.ta ? 0 : 2 * (i % 2);
+      c.nan_padding = !c.ta;
+      c.alpha = kAlphaBeta[i % 4][0] == 0 ? 1.0f : kAlphaBeta[i % 4][0];
+      c.beta = kAlphaBeta[i % 4][1];
+      c.device_scalars = i % 2;
+      cases.push_back(c);
+      ++i;
+    }
+  return cases;
+}
+
 // Every (input type, output type, ops) combination over every shape; the
 // remaining factors rotate so that each combination meets every value.
 int run_matrix() {
@@ -191,6 +222,8 @@ int run_matrix() {
     ours.add(c, run_and_check(c, Runner::BwgemmForced, 77, nullptr), "row classes ");
   for (const GemmCase& c : edge_cases())
     ours.add(c, run_and_check(c, Runner::BwgemmForced, 78, nullptr), "ragged edge ");
+  for (const GemmCase& c : last_wave_cases())
+    ours.add(c, run_and_check(c, Runner::BwgemmForced, 79, nullptr), "last wave ");
   const int a = ours.finish("matrix (bwgemm kernel forced)");
   const int b = theirs.finish("matrix (real cuBLAS, same checker)");
   std::printf("matrix: device fp64 reference spot-checked on the host, %d mismatches\n",
