@@ -164,6 +164,14 @@ std::vector<Run> matrix() {
   runs.back().sm90_by_plan = true;
   unaligned(false, true, 136, 300, 77, 0, DType::F32, 0.0f, 10, true);
   runs.back().sm90_by_plan = true;
+  // ... one k block and two tiles on a cluster (the TMA warp's one-behind
+  // shift crosses a tile at every window), and alpha == 0 (no k block: the
+  // shifters and the TMA warp run no window, D = beta C).
+  unaligned(false, true, 200, 517, 40, 0, same, 0.5f, 11, true);
+  runs.back().sm90_by_plan = true;
+  unaligned(false, true, 200, 517, 203, 0, same, 2.0f, 12, true);
+  runs.back().sm90_by_plan = true;
+  runs.back().c.alpha = 0.0f;
   // Decode and skinny shapes (n <= 64, k over many blocks): k blocks that
   // split unevenly over 2 or 4 CTAs (11 blocks), fewer blocks than CTAs (1),
   // m past a tile edge, beta != 0, fp32 output, TN and NN.

@@ -163,8 +163,6 @@ bool decode_wins(const GemmProblem& p, const DeviceCaps& caps) {
   return p.n <= kDecodeNnMaxTokens && in(p.m, 4096, 4224) && p.k <= kDecodeLongK;
 }
 
-}  // namespace
-
 // GPT-2's input gradient (768 x 8192 x 50257 NN, ldb 50257, B read by row
 // classes) on 66 clusters: 96 tiles of 256 x 256 (32 row blocks by 3) take
 // two waves, the second 45 % full (the kernel at 0.73 of its full-wave
@@ -175,8 +173,8 @@ bool decode_wins(const GemmProblem& p, const DeviceCaps& caps) {
 // instead of 2. Measured on an H200 (docs/perf.md v24), over cuBLAS on the
 // call with k 50304: 0.76x -> 0.88-0.91x; 1280 x 8192 x 50257 (predicted
 // 2.71 waves against 3) 0.83-0.84x -> 0.93-0.95x.
-bool split_last_wave(const GemmProblem& p, int64_t clusters, int config, WaveSplit* out) {
-  if (config != 0 || p.batch != 1 || p.k < kMinEdgeDepth || clusters <= 0) return false;
+bool split_last_wave(const GemmProblem& p, int64_t clusters, EdgeSplit* out) {
+  if (p.batch != 1 || p.k < kMinEdgeDepth || clusters <= 0) return false;
   const int64_t row_blocks = (p.n + 255) / 256, tiles = cluster_tiles(p, 256);
   const int64_t body_col_blocks = tiles / clusters * clusters / row_blocks;
   if (body_col_blocks == 0 || body_col_blocks * row_blocks == tiles) return false;
@@ -185,9 +183,11 @@ bool split_last_wave(const GemmProblem& p, int64_t clusters, int config, WaveSpl
                       double(waves(cluster_tiles(parts.edge, 128), clusters)) * 0.5 /
                           half_columns_speed(parts.edge);
   if (time > kWaveSplitGain * double(waves(tiles, clusters))) return false;
-  *out = {parts, kHalfColumnsConfig};
+  *out = parts;
   return true;
 }
+
+}  // namespace
 
 ConfigChoice select_config(const GemmProblem& p, const DeviceCaps& caps) {
   const bool aligned = tma_addressable(p.a, p.lda, 0, p.ab_type) &&
@@ -218,6 +218,27 @@ ConfigChoice select_config(const GemmProblem& p, const DeviceCaps& caps) {
         in(rows * p.k, 0, r.max_weight))
       return {r.config, r.rule};
   return {-1, "cuBLAS measured faster"};
+}
+
+// The ragged edge's configuration where the decode kernel does not take it:
+// one CTA per 64 x 128 tile, so that a remainder of up to 64 rows of a large
+// grid is one short wave.
+constexpr int kEdgeConfig = shape_index("sm90_64x128x64_8stage_1cta");
+static_assert(kEdgeConfig > 0 && kShapes[kEdgeConfig].layouts == kAllLayouts);
+
+bool plan_grid_split(const GemmProblem& p, const DeviceCaps& caps, int config, GridSplit* out) {
+  const int sms = p.sm_count_target > 0 && p.sm_count_target < caps.sm_count ? p.sm_count_target
+                                                                             : caps.sm_count;
+  const int64_t clusters = sms / kShapes[config].cluster_size;
+  if (split_ragged_edge(p, tile_shape(config, p.c_type), clusters, &out->parts)) {
+    out->edge_config = kEdgeConfig;
+    out->edge_may_decode = true;
+    return true;
+  }
+  if (config != 0 || !split_last_wave(p, clusters, &out->parts)) return false;
+  out->edge_config = kHalfColumnsConfig;
+  out->edge_may_decode = false;
+  return true;
 }
 
 }  // namespace bwgemm::sm90

@@ -14,16 +14,20 @@ namespace bwgemm::sm90 {
 // The configuration is an index into config.h's kShapes; -1: cuBLAS.
 ConfigChoice select_config(const GemmProblem& p, const DeviceCaps& caps);
 
-// A grid of configuration 0's tiles whose last wave would run mostly idle,
-// cut by columns (cuBLAS's m) into whole waves of them (parts.body) and the
-// rest on smaller tiles (parts.edge on tail_config), each a launch.
-struct WaveSplit {
+// A call launched as two GEMMs on `config`'s grid, the body first (family.cpp):
+//  - a thin remainder of rows that would take a wave of its own
+//    (ragged_edge.h) runs on 64 x 128 tiles, or where it is a decode GEMM
+//    the decode kernel may take it (edge_may_decode);
+//  - else, where configuration 0's tiles leave most of a last wave idle, the
+//    columns (cuBLAS's m) past its whole waves run on 256 x 128 tiles.
+struct GridSplit {
   EdgeSplit parts;
-  int tail_config;
+  int edge_config;
+  bool edge_may_decode;
 };
 
-// True, with *out filled, where `config` is 0 and the split is measured or
-// predicted faster on `clusters` 2-CTA clusters.
-bool split_last_wave(const GemmProblem& p, int64_t clusters, int config, WaveSplit* out);
+// True, with *out filled, where `config`'s grid is split on this device
+// (its SMs, or the handle's SM count target).
+bool plan_grid_split(const GemmProblem& p, const DeviceCaps& caps, int config, GridSplit* out);
 
 }  // namespace bwgemm::sm90

@@ -362,11 +362,13 @@ void row_windows_for_unaligned_mn_major_b(void**) {
   assert_int_equal(bwgemm::sm90::choose(wide, caps, true, windows).config, 0);
 }
 
-// split_last_wave: configuration 0's 256 x 256 tiles, whose last wave would
-// run mostly idle, cut by columns (cuBLAS's m) into whole waves of them and a
-// tail of 256 x 128 tiles, where the model of policy.cpp (half tiles take
-// half the time, at the measured speed of half-wide tiles) saves a twentieth.
+// plan_grid_split, the last wave: configuration 0's 256 x 256 tiles, whose
+// last wave would run mostly idle, cut by columns (cuBLAS's m) into whole
+// waves of them and a tail of 256 x 128 tiles, where the model of policy.cpp
+// (half tiles take half the time, at the measured speed of half-wide tiles)
+// saves a twentieth.
 void last_waves_split_off_by_columns(void**) {
+  const DeviceCaps caps{0, 9, 0, 132, 232448};
   const int half = bwgemm::sm90::config_by_name("sm90_256x128x64_5stage_2cta");
   const auto input_gradient = [](int64_t m, int64_t k) {
     GemmProblem p = problem({m, 8192, k, 1, BF16, BF16, 132, true});
@@ -378,56 +380,85 @@ void last_waves_split_off_by_columns(void**) {
     p.c = p.d;
     return p;
   };
+  bwgemm::sm90::GridSplit s;
+  const auto split = [&](const GemmProblem& p, int config = 0) {
+    return bwgemm::sm90::plan_grid_split(p, caps, config, &s);
+  };
   // 96 tiles (32 row blocks by 3) on 66 clusters: 512 columns fill a wave
   // (64 tiles); the other 256 make 64 half tiles, one wave at 0.70 speed:
   // 1.71 waves' time against 2.
   GemmProblem p = input_gradient(768, 50257);
   p.epilogue.bias = reinterpret_cast<const void*>(uintptr_t{1} << 44);
   p.epilogue.bias_type = F32;
-  bwgemm::sm90::WaveSplit w;
-  assert_true(bwgemm::sm90::split_last_wave(p, 66, 0, &w));
-  assert_int_equal(w.tail_config, half);
-  assert_int_equal(w.parts.body.m, 512);
-  assert_int_equal(w.parts.edge.m, 256);
-  assert_int_equal(w.parts.edge.n, 8192);
-  assert_int_equal(w.parts.edge.k, 50257);
-  assert_ptr_equal(w.parts.body.a, p.a);
-  assert_ptr_equal(w.parts.edge.b, p.b);
-  assert_int_equal(uintptr_t(w.parts.edge.a), uintptr_t(p.a) + 2 * 512);
-  assert_int_equal(uintptr_t(w.parts.edge.d), uintptr_t(p.d) + 2 * 512);
-  assert_int_equal(uintptr_t(w.parts.edge.c), uintptr_t(p.c) + 2 * 512);
-  assert_int_equal(uintptr_t(w.parts.edge.epilogue.bias), uintptr_t(p.epilogue.bias) + 4 * 512);
+  assert_true(split(p));
+  assert_int_equal(s.edge_config, half);
+  assert_false(s.edge_may_decode);
+  assert_int_equal(s.parts.body.m, 512);
+  assert_int_equal(s.parts.edge.m, 256);
+  assert_int_equal(s.parts.edge.n, 8192);
+  assert_int_equal(s.parts.edge.k, 50257);
+  assert_ptr_equal(s.parts.body.a, p.a);
+  assert_ptr_equal(s.parts.edge.b, p.b);
+  assert_int_equal(uintptr_t(s.parts.edge.a), uintptr_t(p.a) + 2 * 512);
+  assert_int_equal(uintptr_t(s.parts.edge.d), uintptr_t(p.d) + 2 * 512);
+  assert_int_equal(uintptr_t(s.parts.edge.c), uintptr_t(p.c) + 2 * 512);
+  assert_int_equal(uintptr_t(s.parts.edge.epilogue.bias), uintptr_t(p.epilogue.bias) + 4 * 512);
   // A transposed: the tail's rows of op(A) start 512 columns of A in.
   p.trans_a = true;
   p.lda = 50257;
-  assert_true(bwgemm::sm90::split_last_wave(p, 66, 0, &w));
-  assert_int_equal(uintptr_t(w.parts.edge.a), uintptr_t(p.a) + 2 * 512 * 50257);
+  assert_true(split(p));
+  assert_int_equal(uintptr_t(s.parts.edge.a), uintptr_t(p.a) + 2 * 512 * 50257);
   // Aligned B: half tiles run at 0.85, the tail wave costs 0.59.
-  assert_true(bwgemm::sm90::split_last_wave(input_gradient(768, 50264), 66, 0, &w));
+  assert_true(split(input_gradient(768, 50264)));
   // 1280 columns: 160 tiles, 3 waves; split, 128 tiles in 2 and 64 half
   // tiles in one: 2.71.
-  assert_true(bwgemm::sm90::split_last_wave(input_gradient(1280, 50257), 66, 0, &w));
-  assert_int_equal(w.parts.body.m, 1024);
+  assert_true(split(input_gradient(1280, 50257)));
+  assert_int_equal(s.parts.body.m, 1024);
   // Not: another configuration, a short k, batches.
   p = input_gradient(768, 50257);
-  assert_false(bwgemm::sm90::split_last_wave(p, 66, half, &w));
+  assert_false(split(p, half));
   p.k = 2047;
-  assert_false(bwgemm::sm90::split_last_wave(p, 66, 0, &w));
+  assert_false(split(p));
   p.k = 2048;
-  assert_true(bwgemm::sm90::split_last_wave(p, 66, 0, &w));
+  assert_true(split(p));
   p.batch = 2;
-  assert_false(bwgemm::sm90::split_last_wave(p, 66, 0, &w));
-  // Not: the same 96 tiles on 33 clusters (3 waves; split: 2 + 2 x 0.71),
-  // on 48 (two full waves), on 120 (one wave).
-  p = input_gradient(768, 50257);
-  for (int64_t clusters : {33, 48, 120})
-    assert_false(bwgemm::sm90::split_last_wave(p, clusters, 0, &w));
+  assert_false(split(p));
+  // Not: the same 96 tiles on 33 clusters (the handle's SM count target 66;
+  // 3 waves, split: 2 + 2 x 0.71), on 48 (two full waves), on 120 (one wave).
+  for (int sms : {66, 96, 240}) {
+    p = input_gradient(768, 50257);
+    p.sm_count_target = sms;
+    const DeviceCaps more{0, 9, 0, 240, 232448};
+    assert_false(bwgemm::sm90::plan_grid_split(p, more, 0, &s));
+  }
   // Not: a nearly full last wave (50257 x 8192 x 4096: 6304 tiles, 95.5
   // waves; split: 95 waves and 96 half tiles in 2, 96.2) or a tail that costs
   // more than it saves (2048 x 8192: 256 tiles, 4 waves; split: 192 tiles in
   // 3 and 128 half tiles in 2, 4.43).
-  assert_false(bwgemm::sm90::split_last_wave(input_gradient(50257, 4096), 66, 0, &w));
-  assert_false(bwgemm::sm90::split_last_wave(input_gradient(2048, 50257), 66, 0, &w));
+  assert_false(split(input_gradient(50257, 4096)));
+  assert_false(split(input_gradient(2048, 50257)));
+}
+
+// plan_grid_split, the ragged edge first (ragged_edge.h): 4095 x 4097 x 4096
+// on 256 x 256 tiles leaves cuBLAS's last column of op(B) and D alone, which
+// may run on the decode kernel, else on 64 x 128 tiles; on any
+// configuration.
+void ragged_edges_split_before_last_waves(void**) {
+  const DeviceCaps caps{0, 9, 0, 132, 232448};
+  const int edge = bwgemm::sm90::config_by_name("sm90_64x128x64_8stage_1cta");
+  bwgemm::sm90::GridSplit s;
+  for (int config : {0, bwgemm::sm90::config_by_name("sm90_256x256x64_3stage_2cta_windows")}) {
+    const GemmProblem p = problem({4095, 4097, 4096, 1, BF16, BF16, 132, true});
+    assert_true(bwgemm::sm90::plan_grid_split(p, caps, config, &s));
+    assert_int_equal(s.edge_config, edge);
+    assert_true(s.edge_may_decode);
+    assert_int_equal(s.parts.body.n, 4096);
+    assert_int_equal(s.parts.edge.n, 1);
+    assert_int_equal(s.parts.edge.m, 4095);
+  }
+  // Aligned 4096^3: nothing to split.
+  assert_false(bwgemm::sm90::plan_grid_split(problem({4096, 4096, 4096, 1, BF16, BF16, 132, true}),
+                                             caps, 0, &s));
 }
 
 }  // namespace
@@ -445,6 +476,7 @@ int main() {
       cmocka_unit_test(a_named_configuration_replaces_the_choice),
       cmocka_unit_test(row_windows_for_unaligned_mn_major_b),
       cmocka_unit_test(last_waves_split_off_by_columns),
+      cmocka_unit_test(ragged_edges_split_before_last_waves),
   };
   return cmocka_run_group_tests_name("sm90_policy", tests, nullptr, nullptr);
 }
