@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
-// A grid's ragged edge: where the kernel view's last row of cluster tiles
-// holds only a thin remainder that costs a whole extra wave (4097 rows are 17
-// rows of 256-row tiles, 16 of them full), the body runs on whole tiles and
-// the remainder as a GEMM of its own (the family picks its kernel: sm90's
-// decode kernel or small tiles). (Columns are not split:
-// the policy gives ragged columns 128-wide tiles, docs/perf.md v15.)
+// A grid cut in two GEMMs, a body and an edge, and its ragged edge: where
+// the kernel view's last row of cluster tiles holds only a thin remainder
+// that costs a whole extra wave (4097 rows are 17 rows of 256-row tiles, 16
+// of them full), the body runs on whole tiles and the remainder as a GEMM of
+// its own (the family's policy picks its kernel: sm90's decode kernel or
+// small tiles). Ragged columns are not cut here: the policy gives them
+// 128-wide tiles (docs/perf.md v15), or cuts a thin last wave off by columns
+// (sm90 policy.h, plan_grid_split).
 #pragma once
 
 #include "core/problem.h"

@@ -18,8 +18,11 @@ ConfigChoice select_config(const GemmProblem& p, const DeviceCaps& caps);
 //  - a thin remainder of rows that would take a wave of its own
 //    (ragged_edge.h) runs on 64 x 128 tiles, or where it is a decode GEMM
 //    the decode kernel may take it (edge_may_decode);
-//  - else, where configuration 0's tiles leave most of a last wave idle, the
-//    columns (cuBLAS's m) past its whole waves run on 256 x 128 tiles.
+//  - else, where configuration 0's last wave is thin enough that a wave model
+//    (policy.cpp, split_last_wave) predicts the split saves a twentieth of
+//    the time, the columns (cuBLAS's m) past its full waves run on 256 x 128
+//    tiles.
+// `config` is a row of kShapes (not the decode kernel).
 struct GridSplit {
   EdgeSplit parts;
   int edge_config;

@@ -159,7 +159,7 @@ std::vector<GemmCase> last_wave_cases() {
       c.n = 8192;
       c.k = 2049 + 2 * i;  // split from k = 2048 (kMinEdgeDepth); odd
       c.ld_align = variant == 2 ? 8 : 1;
-      c.pad_b = c.ta ? 0 : 2 * (i % 2);
+      c.pad_b = c.ta ? 0 : 2 * ((i / 4) % 2);
       c.nan_padding = !c.ta;
       c.alpha = kAlphaBeta[i % 4][0] == 0 ? 1.0f : kAlphaBeta[i % 4][0];
       c.beta = kAlphaBeta[i % 4][1];

@@ -423,14 +423,27 @@ void last_waves_split_off_by_columns(void**) {
   assert_true(split(p));
   p.batch = 2;
   assert_false(split(p));
-  // Not: the same 96 tiles on 33 clusters (the handle's SM count target 66;
-  // 3 waves, split: 2 + 2 x 0.71), on 48 (two full waves), on 120 (one wave).
+  // The handle's SM count target sets the clusters: on a 240-SM device, 132
+  // SMs split as above; not the same 96 tiles on 33 clusters (target 66; 3
+  // waves, split: 2 + 2 x 0.71), on 48 (two full waves), on 120 (one wave).
+  const DeviceCaps more{0, 9, 0, 240, 232448};
+  p = input_gradient(768, 50257);
+  p.sm_count_target = 132;
+  assert_true(bwgemm::sm90::plan_grid_split(p, more, 0, &s));
+  assert_int_equal(s.parts.body.m, 512);
   for (int sms : {66, 96, 240}) {
-    p = input_gradient(768, 50257);
     p.sm_count_target = sms;
-    const DeviceCaps more{0, 9, 0, 240, 232448};
     assert_false(bwgemm::sm90::plan_grid_split(p, more, 0, &s));
   }
+  // fp32 C and D: their rows move by 4 bytes an element, A's by 2.
+  p = input_gradient(768, 50257);
+  p.c_type = F32;
+  assert_true(split(p));
+  assert_int_equal(uintptr_t(s.parts.edge.a), uintptr_t(p.a) + 2 * 512);
+  assert_int_equal(uintptr_t(s.parts.edge.d), uintptr_t(p.d) + 4 * 512);
+  assert_int_equal(uintptr_t(s.parts.edge.c), uintptr_t(p.c) + 4 * 512);
+  assert_ptr_equal(s.parts.body.d, p.d);
+  assert_int_equal(s.parts.body.n, 8192);
   // Not: a nearly full last wave (50257 x 8192 x 4096: 6304 tiles, 95.5
   // waves; split: 95 waves and 96 half tiles in 2, 96.2) or a tail that costs
   // more than it saves (2048 x 8192: 256 tiles, 4 waves; split: 192 tiles in
