@@ -8,8 +8,6 @@
 namespace bwgemm {
 namespace {
 
-int64_t waves(int64_t tiles, int64_t clusters) { return (tiles + clusters - 1) / clusters; }
-
 template <class T>
 T* advance(T* p, int64_t bytes) {
   using Byte = std::conditional_t<std::is_const_v<T>, const char, char>;

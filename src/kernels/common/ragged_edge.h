@@ -19,6 +19,9 @@ struct EdgeSplit {
   GemmProblem edge;  // the remainder
 };
 
+// The waves `tiles` cluster tiles take on `clusters` clusters (> 0).
+inline int64_t waves(int64_t tiles, int64_t clusters) { return (tiles + clusters - 1) / clusters; }
+
 // p as a body of cuBLAS's first `keep` columns of op(B), C and D (the view's
 // rows, kernel_view.h) and an edge of the rest, 0 < keep < p.n.
 EdgeSplit split_rows(const GemmProblem& p, int64_t keep);

@@ -46,8 +46,7 @@ bool large_tile_wins(const GemmProblem& p, const DeviceCaps& caps, bool cublas_f
 double wave_fill(const GemmProblem& p, const DeviceCaps& caps, int64_t cols) {
   const int64_t tiles = cluster_tiles(p, cols);
   const int64_t clusters = caps.sm_count / 2 > 0 ? caps.sm_count / 2 : 1;
-  const int64_t waves = (tiles + clusters - 1) / clusters;
-  return double(tiles) / double(waves * clusters);
+  return double(tiles) / double(waves(tiles, clusters) * clusters);
 }
 
 // The large-tile class on 256 x 128 cluster tiles (sm90_256x128x64_5stage_2cta)
@@ -76,8 +75,6 @@ double half_columns_speed(const GemmProblem& p) {
 bool half_columns_win(const GemmProblem& p, const DeviceCaps& caps) {
   return wave_fill(p, caps, 128) * half_columns_speed(p) > wave_fill(p, caps, 256);
 }
-
-int64_t waves(int64_t tiles, int64_t clusters) { return (tiles + clusters - 1) / clusters; }
 
 // A grid split in two launches must save this share of its waves' time: the
 // second launch and the gap between the two grids are not modelled.
