@@ -368,10 +368,12 @@ int main(int argc, char** argv) {
       const float unused = 0.0f;
       const GemmProblem p = g.problem(g.a.data(), g.b.data(),
                                       const_cast<uint8_t*>(g.c_initial.data()), &unused, &unused);
-      const bool takes = decode_config
-                             ? decode::check(p, DeviceCaps{0, 9, 0, int(r.sm_count), 232448}) ==
-                                   BWGEMM_REASON_KERNEL_SELECTED
-                             : sm90::config_compiled(config, variant_key(to_kernel_view(p)));
+      const bool takes =
+          decode_config ? decode::check(p, DeviceCaps{0, 9, 0, int(r.sm_count), 232448}) ==
+                              BWGEMM_REASON_KERNEL_SELECTED
+                        : sm90::config_compiled(config, variant_key(to_kernel_view(p))) &&
+                              (sm90::tile_shape(config, r.c.c).max_rows == 0 ||
+                               to_kernel_view(p).rows <= sm90::tile_shape(config, r.c.c).max_rows);
       if (!takes) {
         ++skipped;
         continue;

@@ -25,6 +25,9 @@ struct TileShape {
   // The configuration reads M/N-major row operands through row windows
   // (RowClassUse::kRowWindows), whatever their alignment.
   bool row_windows;
+  // > 0: each CTA loads only this many rows of the row operand per stage
+  // (block_rows of them), so the configuration takes at most one such block.
+  int max_rows = 0;
 
   int row_ctas() const { return split_k ? 1 : cluster_size; }
   int loaded_cols() const { return block_cols / row_ctas(); }

@@ -28,8 +28,8 @@ struct KernelVariant {
   bool programmatic;
 };
 
-// sm90's configurations from 0, sm100's from 128 (their kFirstVariantIndex).
-constexpr int kMaxKernelVariants = 144;
+// sm90's configurations from 0, sm100's from 144 (their kFirstVariantIndex).
+constexpr int kMaxKernelVariants = 160;
 
 // The clusters of a persistent grid: one per tile, up to the co-resident
 // clusters the device holds, and within `sm_count_target` SMs (a handle's

@@ -11,7 +11,7 @@
 namespace bwgemm::sm100 {
 
 // Where this family's variants start among all families' (KernelVariant::index).
-constexpr int kFirstVariantIndex = 128;
+constexpr int kFirstVariantIndex = 144;
 
 // One per row of BWGEMM_FOR_EACH_TYPE_PAIR, defined in variants_<name>.cu
 // (or by the emulation build).

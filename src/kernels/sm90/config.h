@@ -50,6 +50,12 @@ struct Shape {
   // Each consumer's epilogue staging, at most (a whole 16-bit 64 x 256
   // block in 32 KB; less stores the block in turns).
   uint32_t staging_limit = 32 * 1024;
+  // Rows of the row operand each stage holds, where fewer than the
+  // consumers' 64 (0: all of them): decode GEMMs, whose row operand is at
+  // most this many tokens. The wgmma still reads 64 rows; the rest are the
+  // start of the stage's column tile, whose products land in rows past the
+  // tokens (never stored), so each stage keeps room for weight, not zeros.
+  int row_tile_rows = 0;
 };
 
 constexpr uint8_t kAllLayouts = 0xF;
@@ -81,6 +87,11 @@ inline constexpr Shape kShapes[] = {
     // for by half the epilogue staging.
     {"sm90_256x256x64_3stage_2cta_windows", 2, 256, 2, ClusterMode::kMulticast, 3, kRowMNLayouts,
      false, 2, 16 * 1024},
+    // Decode, 17..32 tokens: the split-K pair with stages of 32 token rows
+    // and 64 weight rows (12 KB): 16 stages instead of 12 keep a third more
+    // weight in flight (docs/perf.md v25).
+    {"sm90_32x64x64_16stage_2cta_splitk", 1, 64, 2, ClusterMode::kSplitK, 16, kDecodeLayouts, true,
+     0, 32 * 1024, 32},
 };
 constexpr int kConfigCount = int(sizeof kShapes / sizeof kShapes[0]);
 
@@ -127,7 +138,9 @@ struct Config {
   // A TMA box of an M/N-major operand: 64 elements of M/N by kBlockK.
   static constexpr int kMNBox = 64;
   static constexpr uint32_t kBoxBytes = kMNBox * kBlockK * 2;
-  static constexpr uint32_t kRowTileBytes = kBlockRows * kBlockK * 2;
+  // The rows of the row tile each stage holds (Shape::row_tile_rows).
+  static constexpr int kLoadedRows = kShape.row_tile_rows > 0 ? kShape.row_tile_rows : kBlockRows;
+  static constexpr uint32_t kRowTileBytes = kLoadedRows * kBlockK * 2;
   static constexpr uint32_t kColTileBytes = kBlockCols * kBlockK * 2;
   static constexpr uint32_t kStageBytes = kRowTileBytes + kColTileBytes;
 
@@ -209,6 +222,12 @@ struct Config {
   // M/N-major operands load 64-element boxes: every CTA's share is whole boxes.
   static_assert(kLoadedCols % kMNBox == 0);
   static_assert(kStageBytes % 1024 == 0 && kStagingBytes % 1024 == 0 && kReduceBytes % 1024 == 0);
+  // Fewer rows per stage: whole 8-row swizzle atoms of a K-major row operand,
+  // and the 64 rows the wgmma reads end inside the stage.
+  static_assert(kLoadedRows == kBlockRows ||
+                    (kConsumers == 1 && !kRowMN && kRowWindows == 0 && kLoadedRows % 8 == 0 &&
+                     kBlockRows * kBlockK * 2 <= kStageBytes),
+                "a partial row tile: one consumer, K-major rows, inside the stage");
   static_assert(kChunks % kChunksPerStaging == 0);
   static_assert(kSmemBytes <= 232448, "exceeds the sm90 shared-memory limit per block");
   // (Only M/N-major row operands are compiled with row windows: kRowMNLayouts;

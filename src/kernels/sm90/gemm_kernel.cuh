@@ -141,7 +141,7 @@ BWGEMM_DEVICE void produce(const GemmParams& p, const SharedStorage<Cfg>& smem, 
       if (leader) {
         ptx::mbarrier_arrive_expect_tx(full, kTmaBytes);
         if constexpr (Cfg::kRowWindows == 0)
-          load_operand<Cfg, Cfg::kRowMN, Cfg::kBlockRows>(
+          load_operand<Cfg, Cfg::kRowMN, Cfg::kLoadedRows>(
               smem.row_tile(ring.stage), 0, place.row0, k0, [&](void* dst, int32_t c0, int32_t c1) {
                 ptx::tma_load_3d(dst, place.row_map, full, c0, c1, place.row_plane);
               });

@@ -160,6 +160,20 @@ bool decode_wins(const GemmProblem& p, const DeviceCaps& caps) {
   return p.n <= kDecodeNnMaxTokens && in(p.m, 4096, 4224) && p.k <= kDecodeLongK;
 }
 
+// Decode at 17..32 tokens, TN, from a 4096 x 4096 weight: the split-K pair
+// of 64 x 64 tiles, each stage holding only the 32 token rows beside its 64
+// weight rows (16 stages instead of 12), measured 12.58-12.71 us against
+// cuBLAS's 12.88-13.23 in a CUDA graph (1.04x at 32 tokens, 1.02-1.03x at
+// 17 and 24; bf16 and fp16, three processes on an H200, docs/perf.md v25),
+// where the decode kernel reads 0.92x at 32. Other weights stay on cuBLAS:
+// 4224 x 4096 1.00x, 2176 x 2048 0.81x, 4096 x 14336 1.01x; NN 1.02x.
+constexpr int kDecodePairConfig = shape_index("sm90_32x64x64_16stage_2cta_splitk");
+static_assert(kDecodePairConfig > 0 && kShapes[kDecodePairConfig].row_tile_rows == 32);
+
+bool decode_pair_wins(const GemmProblem& p) {
+  return p.trans_a && !p.trans_b && in(p.n, kDecodeMaxTokens + 1, 32) && p.m == 4096 && p.k == 4096;
+}
+
 // GPT-2's input gradient (768 x 8192 x 50257 NN, ldb 50257, B read by row
 // classes) on 66 clusters: 96 tiles of 256 x 256 (32 row blocks by 3) take
 // two waves, the second 45 % full (the kernel at 0.73 of its full-wave
@@ -209,6 +223,10 @@ ConfigChoice select_config(const GemmProblem& p, const DeviceCaps& caps) {
                                  "per SM: the decode kernel measured faster"
                                : "NN decode, <= 8 tokens, 4096..4224 x <= 4096 weight: the "
                                  "decode kernel measured faster"};
+  if (decode_pair_wins(p))
+    return {kDecodePairConfig,
+            "TN decode, 17..32 tokens, 4096 x 4096 weight: the split-K pair with 32-row stages "
+            "measured faster"};
   const int64_t tokens = p.m < p.n ? p.m : p.n, rows = p.m < p.n ? p.n : p.m;
   for (const Row& r : kRows)
     if (in(tokens, 0, r.max_tokens) && in(rows, r.min_rows, r.max_rows) && in(p.k, r.min_k, 0) &&

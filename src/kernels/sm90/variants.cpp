@@ -40,7 +40,7 @@ TileShape tile_shape(int config, DType out_type) {
   const Shape& s = kShapes[config];
   using Any = Config<__half, __half, false, false>;
   return {s.cluster_size,
-          64 * s.consumers,
+          s.row_tile_rows > 0 ? s.row_tile_rows : 64 * s.consumers,
           s.block_cols,
           Any::kBlockK,
           Any::kMNBox,
@@ -49,7 +49,8 @@ TileShape tile_shape(int config, DType out_type) {
           8,
           s.mode == ClusterMode::kSplitK,
           s.mode == ClusterMode::kMulticast && s.row_windows == 0,
-          s.row_windows > 0};
+          s.row_windows > 0,
+          s.row_tile_rows};
 }
 
 }  // namespace bwgemm::sm90

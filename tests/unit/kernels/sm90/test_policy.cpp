@@ -180,8 +180,8 @@ void decode_rows_say_cublas_with_their_rule(void**) {
 // TN decode with <= 16 tokens (<= 8 with K > 4096) from a weight whose rows
 // fit one wave of the decode kernel's CTAs (2 x 16 rows per SM) runs the
 // decode kernel, and NN with <= 8 tokens from a 4096..4224 x <= 4096 weight;
-// 32 tokens, more rows, other NN weights, unaligned tokens, K % 8 != 0 or an
-// SM count target keep the rows above.
+// more tokens (17..32: the split-K pair, below), more rows, other NN weights, unaligned tokens, K %
+// 8 != 0 or an SM count target keep the rows above.
 void decode_kernel_takes_few_tokens_in_one_wave(void**) {
   const DeviceCaps caps{0, 9, 0, 132, 232448};
   const auto tn = [](int64_t m, int64_t n, int64_t k) {
@@ -200,7 +200,6 @@ void decode_kernel_takes_few_tokens_in_one_wave(void**) {
     assert_int_equal(bwgemm::sm90::select_config(tn(4096, n, 4104), caps).config,
                      n <= 8 ? bwgemm::sm90::kDecodeConfig : -1);
   }
-  assert_int_equal(bwgemm::sm90::select_config(tn(4096, 32, 4096), caps).config, -1);
   assert_int_equal(bwgemm::sm90::select_config(tn(4225, 16, 4096), caps).config, -1);
   assert_int_equal(bwgemm::sm90::select_config(tn(14336, 1, 4096), caps).config, -1);
   // NN (the weight contiguous along its rows, 32 rows per CTA): <= 8 tokens
@@ -242,10 +241,13 @@ void decode_kernel_takes_few_tokens_in_one_wave(void**) {
   assert_int_equal(bwgemm::sm90::select_config(p, caps).config, -1);
   // Named, it runs where it can; elsewhere the table's choice stands.
   assert_int_equal(
-      bwgemm::sm90::choose(tn(4096, 32, 4096), caps, false, bwgemm::sm90::kDecodeConfig).config,
+      bwgemm::sm90::choose(tn(4096, 32, 4104), caps, false, bwgemm::sm90::kDecodeConfig).config,
       -1);
   assert_int_equal(
-      bwgemm::sm90::choose(tn(4096, 32, 4096), caps, true, bwgemm::sm90::kDecodeConfig).config,
+      bwgemm::sm90::choose(tn(4096, 32, 4104), caps, true, bwgemm::sm90::kDecodeConfig).config,
+      bwgemm::sm90::kDecodeConfig);
+  assert_int_equal(
+      bwgemm::sm90::choose(tn(4096, 32, 4096), caps, false, bwgemm::sm90::kDecodeConfig).config,
       bwgemm::sm90::kDecodeConfig);
   assert_int_equal(
       bwgemm::sm90::choose(tn(4096, 33, 4096), caps, true, bwgemm::sm90::kDecodeConfig).config, 0);
@@ -286,6 +288,39 @@ void half_columns_where_they_fill_the_last_wave(void**) {
     p.ldb = 50264;  // aligned B: no row classes
     assert_int_equal(bwgemm::sm90::select_config(p, caps).config, half);
   }
+}
+
+// TN decode with 17..32 tokens from a 4096 x 4096 weight runs the split-K
+// pair with 32-row stages; NN, more tokens and other weights keep cuBLAS. Its stages hold 32 token
+// rows, so it takes no call with more, even when named.
+void decode_pair_takes_17_to_32_tokens(void**) {
+  const DeviceCaps caps{0, 9, 0, 132, 232448};
+  const int pair = bwgemm::sm90::config_by_name("sm90_32x64x64_16stage_2cta_splitk");
+  assert_true(pair > 0);
+  const auto call = [](bool tn, int64_t m, int64_t n, int64_t k) {
+    GemmProblem p = problem({m, n, k, 1, BF16, BF16, 132, false});
+    p.trans_a = tn;
+    p.lda = tn ? k : m;
+    p.ldb = k;
+    p.ldc = p.ldd = m;
+    return p;
+  };
+  for (int64_t n : {17, 24, 32}) {
+    const bwgemm::ConfigChoice c = bwgemm::sm90::select_config(call(true, 4096, n, 4096), caps);
+    assert_int_equal(c.config, pair);
+    assert_non_null(std::strstr(c.rule, "17..32 tokens"));
+  }
+  assert_int_equal(bwgemm::sm90::select_config(call(true, 4096, 16, 4096), caps).config,
+                   bwgemm::sm90::kDecodeConfig);
+  for (const GemmProblem& p :
+       {call(true, 4096, 33, 4096), call(false, 4096, 32, 4096), call(true, 4096, 32, 4104),
+        call(true, 4096, 32, 4088), call(true, 4224, 32, 4096), call(true, 4088, 32, 4096),
+        call(true, 2176, 32, 2048)})
+    assert_int_equal(bwgemm::sm90::select_config(p, caps).config, -1);
+  // Named: 32 tokens run it; 33 fall back to configuration 0 when forced.
+  assert_int_equal(bwgemm::sm90::choose(call(false, 4096, 32, 4096), caps, true, pair).config,
+                   pair);
+  assert_int_equal(bwgemm::sm90::choose(call(true, 4096, 33, 4096), caps, true, pair).config, 0);
 }
 
 // choose(): a configuration named (BWGEMM_SM90_CONFIG) replaces the table's
@@ -480,6 +515,7 @@ int main() {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(cublas_keeps_its_fast_path),
       cmocka_unit_test(decode_kernel_takes_few_tokens_in_one_wave),
+      cmocka_unit_test(decode_pair_takes_17_to_32_tokens),
       cmocka_unit_test(odd_sizes_with_a_wave_of_tiles_take_the_kernel),
       cmocka_unit_test(small_shapes_and_short_k_stay_with_cublas),
       cmocka_unit_test(fp32_outputs_stay_with_cublas),
