@@ -12,7 +12,7 @@ namespace bwgemm {
 // family fills every field for the output type.
 struct TileShape {
   int cluster_size;
-  int block_rows, block_cols, block_k;  // per CTA, block_cols shared by the cluster
+  int block_rows, block_cols, block_k;  // per CTA (rows loaded), block_cols shared by the cluster
   int mn_box;                           // M/N extent of a box of an M/N-major operand
   int out_box_cols, out_box_rows;       // one epilogue chunk
   int group;                            // scheduler group (cluster-row blocks)

@@ -113,7 +113,8 @@ constexpr Row kRows[] = {
     // K in pairs (sm90_64x64x64_12stage_2cta_splitk, 128 of 132 SMs, a
     // 12-stage ring, launched as a programmatic dependent) measured 0.73x /
     // 0.80x / 0.88x cuBLAS at n = 1 / 16 / 64 (bf16 TN; fp16 NN n = 16: 0.80x)
-    // on an H200 (bwgemm-bench --shape, docs/perf.md v9): cuBLAS keeps it.
+    // on an H200 (bwgemm-bench --shape, docs/perf.md v9): cuBLAS keeps it
+    // (but TN at 17..32 tokens from 4096 x 4096: decode_pair_wins, above).
     {"decode <=64 tokens, weight of 2113..4224 rows, <= 32 MB: cuBLAS measured faster", 64, 2113,
      4224, 2048, 4096 * 4096, -1},
     // Decode from smaller weights (2048 x 4096 at 1, 16, 64 tokens, fp16/bf16,
@@ -166,12 +167,17 @@ bool decode_wins(const GemmProblem& p, const DeviceCaps& caps) {
 // cuBLAS's 12.88-13.23 in a CUDA graph (1.04x at 32 tokens, 1.02-1.03x at
 // 17 and 24; bf16 and fp16, three processes on an H200, docs/perf.md v25),
 // where the decode kernel reads 0.92x at 32. Other weights stay on cuBLAS:
-// 4224 x 4096 1.00x, 2176 x 2048 0.81x, 4096 x 14336 1.01x; NN 1.02x.
+// 4224 x 4096 1.00x, 2176 x 2048 0.81x, 4096 x 14336 1.01x; NN 1.02x. Its
+// 64 cluster tiles are one wave only where 128 SMs may run (an H100 PCIe's
+// 114 or an SM count target below 128 would make two): elsewhere cuBLAS.
 constexpr int kDecodePairConfig = shape_index("sm90_32x64x64_16stage_2cta_splitk");
 static_assert(kDecodePairConfig > 0 && kShapes[kDecodePairConfig].row_tile_rows == 32);
 
-bool decode_pair_wins(const GemmProblem& p) {
-  return p.trans_a && !p.trans_b && in(p.n, kDecodeMaxTokens + 1, 32) && p.m == 4096 && p.k == 4096;
+bool decode_pair_wins(const GemmProblem& p, const DeviceCaps& caps) {
+  const int sms = p.sm_count_target > 0 && p.sm_count_target < caps.sm_count ? p.sm_count_target
+                                                                             : caps.sm_count;
+  return p.trans_a && !p.trans_b && in(p.n, kDecodeMaxTokens + 1, 32) && p.m == 4096 &&
+         p.k == 4096 && sms >= 128;
 }
 
 // GPT-2's input gradient (768 x 8192 x 50257 NN, ldb 50257, B read by row
@@ -223,7 +229,7 @@ ConfigChoice select_config(const GemmProblem& p, const DeviceCaps& caps) {
                                  "per SM: the decode kernel measured faster"
                                : "NN decode, <= 8 tokens, 4096..4224 x <= 4096 weight: the "
                                  "decode kernel measured faster"};
-  if (decode_pair_wins(p))
+  if (decode_pair_wins(p, caps))
     return {kDecodePairConfig,
             "TN decode, 17..32 tokens, 4096 x 4096 weight: the split-K pair with 32-row stages "
             "measured faster"};

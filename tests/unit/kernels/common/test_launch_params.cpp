@@ -690,6 +690,21 @@ void row_windows_take_gpt2_weight_gradient(void**) {
 // (TN, ldc odd) run with D stored by threads; the gradients (NT and NN, ldb
 // odd) and unaligned bases of A or B cannot be loaded as they are (dispatch
 // packs them first, dispatch/launch.cpp).
+// A configuration whose stages hold fewer rows than its wgmma reads
+// (TileShape::max_rows: the decode split-K pair's 32 token rows) takes at
+// most that many kernel rows (cuBLAS's n); past them its load plan refuses
+// the call, whatever path chose the configuration.
+void plan_loads_refuses_rows_past_max_rows(void**) {
+  const int pair = bwgemm::sm90::config_by_name("sm90_32x64x64_16stage_2cta_splitk");
+  assert_true(pair > 0);
+  const TileShape shape = bwgemm::sm90::tile_shape(pair, DType::BF16);
+  assert_int_equal(shape.max_rows, 32);
+  assert_int_equal(shape.block_rows, 32);
+  assert_true(plan_of(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 4096, 32, 4096, 0), shape).supported);
+  assert_false(plan_of(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 4096, 33, 4096, 0), shape).supported);
+  assert_true(plan_of(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 4096, 33, 4096, 0)).supported);
+}
+
 void plan_loads_takes_unaligned_outputs_only(void**) {
   bwgemm::LoadPlan plan = plan_of(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 50257, 64, 768, 0));
   assert_true(plan.supported);
@@ -974,6 +989,7 @@ int main() {
       TEST(make_launch_params_encodes_each_map),
       TEST(a_rejected_map_fails_the_launch),
       TEST(plan_loads_takes_unaligned_outputs_only),
+      TEST(plan_loads_refuses_rows_past_max_rows),
       TEST(row_classes_take_gpt2_lm_head),
       TEST(row_windows_take_gpt2_weight_gradient),
       TEST(ragged_edges_split_off_a_wave),

@@ -291,7 +291,8 @@ void half_columns_where_they_fill_the_last_wave(void**) {
 }
 
 // TN decode with 17..32 tokens from a 4096 x 4096 weight runs the split-K
-// pair with 32-row stages; NN, more tokens and other weights keep cuBLAS. Its stages hold 32 token
+// pair with 32-row stages where 128 SMs may run its 64 cluster tiles at once;
+// NN, more tokens, other weights and fewer SMs keep cuBLAS. Its stages hold 32 token
 // rows, so it takes no call with more, even when named.
 void decode_pair_takes_17_to_32_tokens(void**) {
   const DeviceCaps caps{0, 9, 0, 132, 232448};
@@ -317,6 +318,14 @@ void decode_pair_takes_17_to_32_tokens(void**) {
         call(true, 4096, 32, 4088), call(true, 4224, 32, 4096), call(true, 4088, 32, 4096),
         call(true, 2176, 32, 2048)})
     assert_int_equal(bwgemm::sm90::select_config(p, caps).config, -1);
+  // Its 64 cluster tiles in one wave: 128 SMs or more, also under a target.
+  const DeviceCaps pcie{0, 9, 0, 114, 232448};
+  assert_int_equal(bwgemm::sm90::select_config(call(true, 4096, 32, 4096), pcie).config, -1);
+  GemmProblem target = call(true, 4096, 32, 4096);
+  target.sm_count_target = 127;
+  assert_int_equal(bwgemm::sm90::select_config(target, caps).config, -1);
+  target.sm_count_target = 128;
+  assert_int_equal(bwgemm::sm90::select_config(target, caps).config, pair);
   // Named: 32 tokens run it; 33 fall back to configuration 0 when forced.
   assert_int_equal(bwgemm::sm90::choose(call(false, 4096, 32, 4096), caps, true, pair).config,
                    pair);
