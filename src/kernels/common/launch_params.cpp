@@ -74,8 +74,8 @@ LoadPlan plan_loads(const KernelView& v, const TileShape& shape) {
                             classes == RowClassUse::kRowWindows ||
                             (!shape.row_windows && tma_addressable(v.row_operand, v.ab_type));
   // With k == 0 no operand is ever loaded.
-  const bool rows_fit = shape.max_rows == 0 || v.rows <= shape.max_rows;
-  return {rows_fit && (v.depth == 0 || (row_readable && tma_addressable(v.col_operand, v.ab_type))),
+  return {shape.takes_rows(v.rows) &&
+              (v.depth == 0 || (row_readable && tma_addressable(v.col_operand, v.ab_type))),
           classes != RowClassUse::kOut && !out_addressable(v), classes};
 }
 

@@ -30,6 +30,7 @@ struct TileShape {
   int max_rows = 0;
 
   int row_ctas() const { return split_k ? 1 : cluster_size; }
+  bool takes_rows(int64_t rows) const { return max_rows == 0 || rows <= max_rows; }
   int loaded_cols() const { return block_cols / row_ctas(); }
 };
 

@@ -135,6 +135,13 @@ constexpr Row kRows[] = {
 
 bool in(int64_t v, int64_t lo, int64_t hi) { return v >= lo && (hi == 0 || v <= hi); }
 
+// The SMs a persistent grid may use: the device's, or the handle's SM count
+// target where that is smaller.
+int target_sms(const GemmProblem& p, const DeviceCaps& caps) {
+  return p.sm_count_target > 0 && p.sm_count_target < caps.sm_count ? p.sm_count_target
+                                                                    : caps.sm_count;
+}
+
 // The decode kernel (kernels/decode/: mma.sync on 16-byte loads, no staging)
 // against cuBLAS, bf16 and fp16, weights rotated past the L2, CUDA graph of
 // back-to-back calls (bwgemm-bench --suite decode). TN (docs/perf.md v11, an
@@ -174,10 +181,8 @@ constexpr int kDecodePairConfig = shape_index("sm90_32x64x64_16stage_2cta_splitk
 static_assert(kDecodePairConfig > 0 && kShapes[kDecodePairConfig].row_tile_rows == 32);
 
 bool decode_pair_wins(const GemmProblem& p, const DeviceCaps& caps) {
-  const int sms = p.sm_count_target > 0 && p.sm_count_target < caps.sm_count ? p.sm_count_target
-                                                                             : caps.sm_count;
   return p.trans_a && !p.trans_b && in(p.n, kDecodeMaxTokens + 1, 32) && p.m == 4096 &&
-         p.k == 4096 && sms >= 128;
+         p.k == 4096 && target_sms(p, caps) >= 128;
 }
 
 // GPT-2's input gradient (768 x 8192 x 50257 NN, ldb 50257, B read by row
@@ -248,9 +253,7 @@ constexpr int kEdgeConfig = shape_index("sm90_64x128x64_8stage_1cta");
 static_assert(kEdgeConfig > 0 && kShapes[kEdgeConfig].layouts == kAllLayouts);
 
 bool plan_grid_split(const GemmProblem& p, const DeviceCaps& caps, int config, GridSplit* out) {
-  const int sms = p.sm_count_target > 0 && p.sm_count_target < caps.sm_count ? p.sm_count_target
-                                                                             : caps.sm_count;
-  const int64_t clusters = sms / kShapes[config].cluster_size;
+  const int64_t clusters = target_sms(p, caps) / kShapes[config].cluster_size;
   if (split_ragged_edge(p, tile_shape(config, p.c_type), clusters, &out->parts)) {
     out->edge_config = kEdgeConfig;
     out->edge_may_decode = true;

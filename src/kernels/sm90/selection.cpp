@@ -30,9 +30,7 @@ bool runnable(int config, const GemmProblem& p, const DeviceCaps& caps) {
   if (config < 0 || config >= kConfigCount) return false;
   const KernelView v = to_kernel_view(p);
   const TileShape shape = tile_shape(config, p.c_type);
-  // A configuration with partial row tiles takes one of them (max_rows).
-  return config_compiled(config, variant_key(v)) &&
-         (shape.max_rows == 0 || v.rows <= shape.max_rows) &&
+  return config_compiled(config, variant_key(v)) && shape.takes_rows(v.rows) &&
          (!shape.row_windows || row_class_use(v, shape) == RowClassUse::kRowWindows) &&
          caps.smem_per_block_optin >= int(kSmemBytes[size_t(config)]);
 }

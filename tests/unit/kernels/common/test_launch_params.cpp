@@ -686,10 +686,6 @@ void row_windows_take_gpt2_weight_gradient(void**) {
   assert_false(plan_of(wgrad).supported);
 }
 
-// GPT-2's lm_head calls with the vocabulary 50257 (cuBLAS terms): the logits
-// (TN, ldc odd) run with D stored by threads; the gradients (NT and NN, ldb
-// odd) and unaligned bases of A or B cannot be loaded as they are (dispatch
-// packs them first, dispatch/launch.cpp).
 // A configuration whose stages hold fewer rows than its wgmma reads
 // (TileShape::max_rows: the decode split-K pair's 32 token rows) takes at
 // most that many kernel rows (cuBLAS's n); past them its load plan refuses
@@ -705,6 +701,10 @@ void plan_loads_refuses_rows_past_max_rows(void**) {
   assert_true(plan_of(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 4096, 33, 4096, 0)).supported);
 }
 
+// GPT-2's lm_head calls with the vocabulary 50257 (cuBLAS terms): the logits
+// (TN, ldc odd) run with D stored by threads; the gradients (NT and NN, ldb
+// odd) and unaligned bases of A or B cannot be loaded as they are (dispatch
+// packs them first, dispatch/launch.cpp).
 void plan_loads_takes_unaligned_outputs_only(void**) {
   bwgemm::LoadPlan plan = plan_of(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 50257, 64, 768, 0));
   assert_true(plan.supported);

@@ -180,8 +180,8 @@ void decode_rows_say_cublas_with_their_rule(void**) {
 // TN decode with <= 16 tokens (<= 8 with K > 4096) from a weight whose rows
 // fit one wave of the decode kernel's CTAs (2 x 16 rows per SM) runs the
 // decode kernel, and NN with <= 8 tokens from a 4096..4224 x <= 4096 weight;
-// more tokens (17..32: the split-K pair, below), more rows, other NN weights, unaligned tokens, K %
-// 8 != 0 or an SM count target keep the rows above.
+// more tokens (17..32: the split-K pair, below), more rows, other NN weights,
+// unaligned tokens, K % 8 != 0 or an SM count target keep the rows above.
 void decode_kernel_takes_few_tokens_in_one_wave(void**) {
   const DeviceCaps caps{0, 9, 0, 132, 232448};
   const auto tn = [](int64_t m, int64_t n, int64_t k) {
@@ -292,8 +292,8 @@ void half_columns_where_they_fill_the_last_wave(void**) {
 
 // TN decode with 17..32 tokens from a 4096 x 4096 weight runs the split-K
 // pair with 32-row stages where 128 SMs may run its 64 cluster tiles at once;
-// NN, more tokens, other weights and fewer SMs keep cuBLAS. Its stages hold 32 token
-// rows, so it takes no call with more, even when named.
+// NN, more tokens, other weights and fewer SMs keep cuBLAS. Its stages hold
+// 32 token rows, so it takes no call with more, even when named.
 void decode_pair_takes_17_to_32_tokens(void**) {
   const DeviceCaps caps{0, 9, 0, 132, 232448};
   const int pair = bwgemm::sm90::config_by_name("sm90_32x64x64_16stage_2cta_splitk");
