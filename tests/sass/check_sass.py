@@ -54,7 +54,7 @@ SM90_CONFIGS = {
     6: dict(n=128, multicast=True, split_k=False, kernels=16, consumers=2),
     # Row windows: M/N-major row operands only.
     7: dict(n=256, multicast=True, split_k=False, kernels=8, consumers=2, row_windows=True),
-    # Decode at 17..32 tokens: stages of 32 token rows.
+    # Decode at up to 32 tokens: stages of 32 token rows, two CTAs per SM.
     8: dict(n=64, multicast=False, split_k=True, kernels=8, consumers=1),
 }
 SM90_KERNELS = sum(c["kernels"] for c in SM90_CONFIGS.values())

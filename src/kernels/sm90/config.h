@@ -56,6 +56,10 @@ struct Shape {
   // start of the stage's column tile, whose products land in rows past the
   // tokens (never stored), so each stage keeps room for weight, not zeros.
   int row_tile_rows = 0;
+  // CTAs an SM holds at once, their registers and shared memory sized for
+  // it (2: a CTA of the next programmatic grid may start beside a running
+  // one).
+  int ctas_per_sm = 1;
 };
 
 constexpr uint8_t kAllLayouts = 0xF;
@@ -87,11 +91,11 @@ inline constexpr Shape kShapes[] = {
     // for by half the epilogue staging.
     {"sm90_256x256x64_3stage_2cta_windows", 2, 256, 2, ClusterMode::kMulticast, 3, kRowMNLayouts,
      false, 2, 16 * 1024},
-    // Decode, 17..32 tokens: the split-K pair with stages of 32 token rows
-    // and 64 weight rows (12 KB): 16 stages instead of 12 keep a third more
-    // weight in flight (docs/perf.md v25).
-    {"sm90_32x64x64_16stage_2cta_splitk", 1, 64, 2, ClusterMode::kSplitK, 16, kDecodeLayouts, true,
-     0, 32 * 1024, 32},
+    // Decode at up to 32 tokens: the split-K pair with stages of 32 token rows
+    // and 64 weight rows (12 KB), 6 of them so that two CTAs share an SM
+    // (faster than 16 stages, one CTA per SM: docs/perf.md v26).
+    {"sm90_32x64x64_6stage_2cta_splitk", 1, 64, 2, ClusterMode::kSplitK, 6, kDecodeLayouts, true, 0,
+     32 * 1024, 32, 2},
 };
 constexpr int kConfigCount = int(sizeof kShapes / sizeof kShapes[0]);
 
@@ -208,11 +212,12 @@ struct Config {
   // each): a request beyond it never returns, and the kernel hangs. The
   // static_assert below holds the split to the most ptxas can give at launch;
   // it may give fewer, so tests/sass/check_sass.py checks every kernel
-  // against the count it actually got.
+  // against the count it actually got. Two CTAs per SM halve the pool.
+  static constexpr int kCtasPerSm = kShape.ctas_per_sm;
   static constexpr uint32_t kProducerRegisters = 40;
-  static constexpr uint32_t kConsumerRegisters = 232;
+  static constexpr uint32_t kConsumerRegisters = kCtasPerSm == 1 ? 232 : 208;
   static constexpr uint32_t kLaunchRegisterCap =
-      (65536 / kThreads < 255 ? 65536 / kThreads : 255) / 8 * 8;
+      (65536 / kCtasPerSm / kThreads < 255 ? 65536 / kCtasPerSm / kThreads : 255) / 8 * 8;
 
   static_assert(std::is_same_v<Out, AB> || std::is_same_v<Out, float>);
   static_assert(kConsumers == 1 || kConsumers == 2);
@@ -230,6 +235,9 @@ struct Config {
                 "a partial row tile: one consumer, K-major rows, inside the stage");
   static_assert(kChunks % kChunksPerStaging == 0);
   static_assert(kSmemBytes <= 232448, "exceeds the sm90 shared-memory limit per block");
+  // An SM's 228 KB hold kCtasPerSm blocks, each with 1 KB reserved.
+  static_assert(kCtasPerSm == 1 || (kSmemBytes + 1024) * kCtasPerSm <= 233472,
+                "the CTAs per SM do not fit one SM's shared memory");
   // (Only M/N-major row operands are compiled with row windows: kRowMNLayouts;
   // shift_window asserts it.)
   static_assert(kRowWindows == 0 || !kSplitK,

@@ -9,7 +9,7 @@
 namespace bwgemm::sm90 {
 
 template <class Cfg>
-__global__ void __launch_bounds__(Cfg::kThreads, 1)
+__global__ void __launch_bounds__(Cfg::kThreads, Cfg::kCtasPerSm)
     gemm_kernel(const __grid_constant__ GemmParams p) {
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   gemm_kernel_body<Cfg>(p);

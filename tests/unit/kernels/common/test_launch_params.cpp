@@ -691,7 +691,7 @@ void row_windows_take_gpt2_weight_gradient(void**) {
 // most that many kernel rows (cuBLAS's n); past them its load plan refuses
 // the call, whatever path chose the configuration.
 void plan_loads_refuses_rows_past_max_rows(void**) {
-  const int pair = bwgemm::sm90::config_by_name("sm90_32x64x64_16stage_2cta_splitk");
+  const int pair = bwgemm::sm90::config_by_name("sm90_32x64x64_6stage_2cta_splitk");
   assert_true(pair > 0);
   const TileShape shape = bwgemm::sm90::tile_shape(pair, DType::BF16);
   assert_int_equal(shape.max_rows, 32);

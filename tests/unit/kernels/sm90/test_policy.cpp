@@ -164,11 +164,14 @@ void decode_rows_say_cublas_with_their_rule(void**) {
   const auto config = [&](int64_t m, int64_t n, int64_t k, DType out) {
     return bwgemm::sm90::select_config(problem({m, n, k, 1, BF16, out, 132, false}), caps);
   };
-  // (NN at 1-8 tokens: the decode kernel, decode_kernel_takes_few_tokens_in_one_wave.)
+  // (NN from 4096 x 4096 at 1-8 tokens: the decode kernel,
+  // decode_kernel_takes_few_tokens_in_one_wave; at 11..32: the split-K pair,
+  // decode_pair_takes_up_to_32_tokens.)
   for (int64_t n : {16, 32, 64}) {
-    assert_int_equal(config(4096, n, 4096, BF16).config, -1);
-    assert_non_null(std::strstr(config(4096, n, 4096, BF16).rule, "measured faster"));
+    assert_int_equal(config(4000, n, 4096, BF16).config, -1);
+    assert_non_null(std::strstr(config(4000, n, 4096, BF16).rule, "2113..4224"));
   }
+  assert_int_equal(config(4096, 64, 4096, BF16).config, -1);
   // Tokens as m (C = tokens x weight rows): the same row.
   assert_non_null(std::strstr(config(16, 4096, 4096, BF16).rule, "2113..4224"));
   assert_non_null(std::strstr(config(64, 3000, 2048, BF16).rule, "2113..4224"));
@@ -180,7 +183,7 @@ void decode_rows_say_cublas_with_their_rule(void**) {
 // TN decode with <= 16 tokens (<= 8 with K > 4096) from a weight whose rows
 // fit one wave of the decode kernel's CTAs (2 x 16 rows per SM) runs the
 // decode kernel, and NN with <= 8 tokens from a 4096..4224 x <= 4096 weight;
-// more tokens (17..32: the split-K pair, below), more rows, other NN weights,
+// more tokens (the split-K pair, decode_pair_takes_up_to_32_tokens), more rows, other NN weights,
 // unaligned tokens, K % 8 != 0 or an SM count target keep the rows above.
 void decode_kernel_takes_few_tokens_in_one_wave(void**) {
   const DeviceCaps caps{0, 9, 0, 132, 232448};
@@ -217,7 +220,8 @@ void decode_kernel_takes_few_tokens_in_one_wave(void**) {
   }
   assert_int_equal(bwgemm::decode::ctas(nn(4096, 8, 4096)), 128);
   assert_int_equal(bwgemm::decode::ctas(tn(4096, 8, 4096)), 256);
-  assert_int_equal(bwgemm::sm90::select_config(nn(4096, 16, 4096), caps).config, -1);
+  assert_int_equal(bwgemm::sm90::select_config(nn(4096, 16, 4096), caps).config,
+                   bwgemm::sm90::config_by_name("sm90_32x64x64_6stage_2cta_splitk"));
   assert_int_equal(bwgemm::sm90::select_config(nn(4096, 8, 14336), caps).config, -1);
   assert_int_equal(bwgemm::sm90::select_config(nn(8192, 8, 4096), caps).config, -1);
   assert_int_equal(bwgemm::sm90::select_config(nn(4224, 8, 4096), caps).config,
@@ -290,13 +294,13 @@ void half_columns_where_they_fill_the_last_wave(void**) {
   }
 }
 
-// TN decode with 17..32 tokens from a 4096 x 4096 weight runs the split-K
-// pair with 32-row stages where 128 SMs may run its 64 cluster tiles at once;
-// NN, more tokens, other weights and fewer SMs keep cuBLAS. Its stages hold
-// 32 token rows, so it takes no call with more, even when named.
-void decode_pair_takes_17_to_32_tokens(void**) {
+// Decode from a 4096 x 4096 weight with 17..32 tokens (TN) or 11..32 (NN;
+// TN <= 16 and NN <= 8: the decode kernel; NN 9 and 10: cuBLAS) runs the split-K pair with 32-row
+// stages where 128 SMs may run; more tokens, other weights and fewer SMs keep cuBLAS. Its stages
+// hold 32 token rows, so it takes no call with more, even when named.
+void decode_pair_takes_up_to_32_tokens(void**) {
   const DeviceCaps caps{0, 9, 0, 132, 232448};
-  const int pair = bwgemm::sm90::config_by_name("sm90_32x64x64_16stage_2cta_splitk");
+  const int pair = bwgemm::sm90::config_by_name("sm90_32x64x64_6stage_2cta_splitk");
   assert_true(pair > 0);
   const auto call = [](bool tn, int64_t m, int64_t n, int64_t k) {
     GemmProblem p = problem({m, n, k, 1, BF16, BF16, 132, false});
@@ -306,17 +310,23 @@ void decode_pair_takes_17_to_32_tokens(void**) {
     p.ldc = p.ldd = m;
     return p;
   };
-  for (int64_t n : {17, 24, 32}) {
-    const bwgemm::ConfigChoice c = bwgemm::sm90::select_config(call(true, 4096, n, 4096), caps);
+  for (const GemmProblem& p :
+       {call(true, 4096, 17, 4096), call(true, 4096, 24, 4096), call(true, 4096, 32, 4096),
+        call(false, 4096, 11, 4096), call(false, 4096, 16, 4096), call(false, 4096, 32, 4096)}) {
+    const bwgemm::ConfigChoice c = bwgemm::sm90::select_config(p, caps);
     assert_int_equal(c.config, pair);
-    assert_non_null(std::strstr(c.rule, "17..32 tokens"));
+    assert_non_null(std::strstr(c.rule, "17..32 tokens (TN) or 11..32 (NN)"));
   }
+  // Fewer tokens: the decode kernel.
   assert_int_equal(bwgemm::sm90::select_config(call(true, 4096, 16, 4096), caps).config,
                    bwgemm::sm90::kDecodeConfig);
+  assert_int_equal(bwgemm::sm90::select_config(call(false, 4096, 8, 4096), caps).config,
+                   bwgemm::sm90::kDecodeConfig);
+  assert_int_equal(bwgemm::sm90::select_config(call(false, 4096, 10, 4096), caps).config, -1);
   for (const GemmProblem& p :
-       {call(true, 4096, 33, 4096), call(false, 4096, 32, 4096), call(true, 4096, 32, 4104),
-        call(true, 4096, 32, 4088), call(true, 4224, 32, 4096), call(true, 4088, 32, 4096),
-        call(true, 2176, 32, 2048)})
+       {call(true, 4096, 33, 4096), call(false, 4096, 33, 4096), call(true, 4096, 32, 4104),
+        call(false, 4096, 32, 4088), call(true, 4096, 32, 4088), call(true, 4224, 32, 4096),
+        call(false, 4224, 16, 4096), call(true, 4088, 32, 4096), call(true, 2176, 32, 2048)})
     assert_int_equal(bwgemm::sm90::select_config(p, caps).config, -1);
   // Its 64 cluster tiles in one wave: 128 SMs or more, also under a target.
   const DeviceCaps pcie{0, 9, 0, 114, 232448};
@@ -327,7 +337,7 @@ void decode_pair_takes_17_to_32_tokens(void**) {
   target.sm_count_target = 128;
   assert_int_equal(bwgemm::sm90::select_config(target, caps).config, pair);
   // Named: 32 tokens run it; 33 fall back to configuration 0 when forced.
-  assert_int_equal(bwgemm::sm90::choose(call(false, 4096, 32, 4096), caps, true, pair).config,
+  assert_int_equal(bwgemm::sm90::choose(call(false, 4096, 32, 4000), caps, true, pair).config,
                    pair);
   assert_int_equal(bwgemm::sm90::choose(call(true, 4096, 33, 4096), caps, true, pair).config, 0);
 }
@@ -339,7 +349,7 @@ void a_named_configuration_replaces_the_choice(void**) {
   const DeviceCaps caps{0, 9, 0, 132, 232448};
   const int split4 = bwgemm::sm90::config_by_name("sm90_64x64x64_10stage_4cta_splitk");
   assert_true(split4 > 0);
-  GemmProblem decode = problem({4096, 16, 4096, 1, BF16, BF16, 132, false});
+  GemmProblem decode = problem({4224, 16, 4096, 1, BF16, BF16, 132, false});
   assert_int_equal(bwgemm::sm90::choose(decode, caps, false, -1).config, -1);
   assert_int_equal(bwgemm::sm90::choose(decode, caps, true, split4).config, split4);
   assert_string_equal(bwgemm::sm90::choose(decode, caps, true, split4).rule,
@@ -524,7 +534,7 @@ int main() {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(cublas_keeps_its_fast_path),
       cmocka_unit_test(decode_kernel_takes_few_tokens_in_one_wave),
-      cmocka_unit_test(decode_pair_takes_17_to_32_tokens),
+      cmocka_unit_test(decode_pair_takes_up_to_32_tokens),
       cmocka_unit_test(odd_sizes_with_a_wave_of_tiles_take_the_kernel),
       cmocka_unit_test(small_shapes_and_short_k_stay_with_cublas),
       cmocka_unit_test(fp32_outputs_stay_with_cublas),
