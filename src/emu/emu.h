@@ -45,8 +45,9 @@ struct Faults {
 };
 
 struct Options {
-  // Virtual SMs; one CTA each, so sm_count / cluster_size clusters run at a
-  // time (persistent kernels size their grid from it).
+  // Virtual SMs; one CTA each (also for kernels built for two per SM), so
+  // sm_count / cluster_size clusters run at a time (persistent kernels size
+  // their grid from it).
   uint32_t sm_count = 4;
   // At most this many clusters are emulated at once; a larger grid runs in
   // waves (clusters never interact, so only memory use changes).

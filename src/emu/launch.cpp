@@ -51,8 +51,9 @@ emu::RunResult run_grid(const emu::LaunchConfig& config, void (*run)(void*), voi
 }  // namespace
 
 // As persistent_launch.cpp: min(tiles, co-resident clusters) clusters, where
-// the virtual GPU holds one CTA per SM (the kernels use more than half of an
-// SM's shared memory). The run's result is emu::last_run().
+// the virtual GPU holds one CTA per SM (a configuration built for two per SM
+// gets half its real grid: more tiles per cluster, the same code). The run's
+// result is emu::last_run().
 cudaError_t launch_persistent(const KernelVariant& v, const GemmParams& params,
                               const DeviceCaps& caps, int sm_count_target, cudaStream_t) {
   const int clusters = caps.sm_count / v.cluster_size;

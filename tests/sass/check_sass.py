@@ -55,7 +55,7 @@ SM90_CONFIGS = {
     # Row windows: M/N-major row operands only.
     7: dict(n=256, multicast=True, split_k=False, kernels=8, consumers=2, row_windows=True),
     # Decode at up to 32 tokens: stages of 32 token rows, two CTAs per SM.
-    8: dict(n=64, multicast=False, split_k=True, kernels=8, consumers=1),
+    8: dict(n=64, multicast=False, split_k=True, kernels=8, consumers=1, ctas_per_sm=2),
 }
 SM90_KERNELS = sum(c["kernels"] for c in SM90_CONFIGS.values())
 # Kernels with an M/N-major row operand (configurations compiled for every
@@ -355,14 +355,20 @@ SETMAXNREG = re.compile(r"^USETMAXREG\.(TRY_ALLOC|DEALLOC)\.CTAPOOL\s+(?:\w+,\s*
 
 
 def register_pool_problem(name, code, registers):
-    """Why an sm90 kernel's setmaxnreg cannot be satisfied, or None. The
+    """Why an sm90 kernel's registers do not fit, or None. The CTAs per SM its
+    configuration is built for must fit the register file together. The
     producer warpgroup gives registers back and each consumer warpgroup asks
     for more, all from the CTA's pool: what every thread got at launch (REG).
     A request the pool cannot meet never returns: the kernel hangs."""
     m = SM90_CONFIG_OF.match(name)
     if m is None:
         return None
-    consumers = SM90_CONFIGS[int(m.group(1))]["consumers"]
+    config = SM90_CONFIGS[int(m.group(1))]
+    consumers, ctas = config["consumers"], config.get("ctas_per_sm", 1)
+    threads = 128 * (1 + consumers)
+    if registers * threads * ctas > 65536:
+        return (f"{registers} registers a thread at launch: {ctas} CTAs of {threads} threads "
+                f"do not fit an SM's 65536 (config.h, Shape::ctas_per_sm)")
     found = [hit.groups() for hit in map(SETMAXNREG.match, code) if hit]
     kinds = sorted(kind for kind, _ in found)
     if kinds != ["DEALLOC", "TRY_ALLOC"]:

@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "kernels/common/smem_budget.h"
+
 namespace bwgemm::sm90 {
 
 // How the CTAs of a cluster share the work of a cluster tile.
@@ -56,9 +58,9 @@ struct Shape {
   // start of the stage's column tile, whose products land in rows past the
   // tokens (never stored), so each stage keeps room for weight, not zeros.
   int row_tile_rows = 0;
-  // CTAs an SM holds at once, their registers and shared memory sized for
-  // it (2: a CTA of the next programmatic grid may start beside a running
-  // one).
+  // CTAs an SM can hold at once: the kernel's registers and shared memory
+  // are sized for this many (2 measured faster for decode, docs/perf.md v26;
+  // why was not profiled).
   int ctas_per_sm = 1;
 };
 
@@ -212,7 +214,9 @@ struct Config {
   // each): a request beyond it never returns, and the kernel hangs. The
   // static_assert below holds the split to the most ptxas can give at launch;
   // it may give fewer, so tests/sass/check_sass.py checks every kernel
-  // against the count it actually got. Two CTAs per SM halve the pool.
+  // against the count it actually got. Two CTAs per SM halve the pool to 128
+  // a thread: the consumers then take 208 (at most 216 fit beside the
+  // producer's 40; a 64-column block needs 32 accumulators).
   static constexpr int kCtasPerSm = kShape.ctas_per_sm;
   static constexpr uint32_t kProducerRegisters = 40;
   static constexpr uint32_t kConsumerRegisters = kCtasPerSm == 1 ? 232 : 208;
@@ -234,9 +238,13 @@ struct Config {
                      kBlockRows * kBlockK * 2 <= kStageBytes),
                 "a partial row tile: one consumer, K-major rows, inside the stage");
   static_assert(kChunks % kChunksPerStaging == 0);
-  static_assert(kSmemBytes <= 232448, "exceeds the sm90 shared-memory limit per block");
-  // An SM's 228 KB hold kCtasPerSm blocks, each with 1 KB reserved.
-  static_assert(kCtasPerSm == 1 || (kSmemBytes + 1024) * kCtasPerSm <= 233472,
+  static_assert(kSmemBytes <= kSmemPerBlockOptin, "exceeds the sm90 shared-memory limit per block");
+  static_assert(kCtasPerSm == 1 || kCtasPerSm == 2);
+  // Two CTAs: each one's dynamic and static shared memory and the 1 KB the
+  // system reserves per CTA within the SM's 228 KB.
+  static_assert(kCtasPerSm == 1 ||
+                    (kSmemBytes + kStaticSmemAllowance + kSmemReservedPerBlock) * kCtasPerSm <=
+                        kSmemPerSm,
                 "the CTAs per SM do not fit one SM's shared memory");
   // (Only M/N-major row operands are compiled with row windows: kRowMNLayouts;
   // shift_window asserts it.)

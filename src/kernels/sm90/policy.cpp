@@ -171,11 +171,11 @@ bool decode_wins(const GemmProblem& p, const DeviceCaps& caps) {
 // Decode from a 4096 x 4096 weight at 17..32 tokens TN, 11..32 NN: the
 // split-K pair of 64 x 64 tiles, each stage holding only the 32 token rows
 // beside its 64 weight rows, 6 stages so that two CTAs share an SM. In a
-// CUDA graph on an H200 (bf16 and fp16, two processes, docs/perf.md v26):
-// TN 1.07-1.08x cuBLAS at 17, 24 and 32 tokens (where the decode kernel
-// reads 0.92x at 32), NN 1.04x at 11, 1.04-1.07x at 12..32, 1.00-1.03x at 9
-// and 10 (cuBLAS keeps those); with 16 stages and one CTA per SM (v25) TN
-// read 1.02-1.04x and NN 1.00x. Other weights stay on cuBLAS: 4224 x 4096
+// CUDA graph on an H200 (bf16 and fp16, docs/perf.md v26): TN 1.05-1.08x
+// cuBLAS at 17, 24 and 32 tokens (where the decode kernel reads 0.92x at
+// 32), NN 1.04x at 11, 1.04-1.07x at 12..32, 1.00-1.03x at 9 and 10 (cuBLAS
+// keeps those); with 16 stages and one CTA per SM (v25) TN read 1.02-1.04x
+// and NN 1.00x. Other weights stay on cuBLAS: 4224 x 4096
 // 1.00x, 2176 x 2048 0.81x, 4096 x 14336 1.01x. Measured with its 64
 // cluster tiles on 132 SMs only: an H100 PCIe's 114 or an SM count target
 // below 128 keep cuBLAS.

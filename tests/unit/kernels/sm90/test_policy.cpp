@@ -322,20 +322,23 @@ void decode_pair_takes_up_to_32_tokens(void**) {
                    bwgemm::sm90::kDecodeConfig);
   assert_int_equal(bwgemm::sm90::select_config(call(false, 4096, 8, 4096), caps).config,
                    bwgemm::sm90::kDecodeConfig);
-  assert_int_equal(bwgemm::sm90::select_config(call(false, 4096, 10, 4096), caps).config, -1);
+  for (int64_t n : {9, 10})
+    assert_int_equal(bwgemm::sm90::select_config(call(false, 4096, n, 4096), caps).config, -1);
   for (const GemmProblem& p :
        {call(true, 4096, 33, 4096), call(false, 4096, 33, 4096), call(true, 4096, 32, 4104),
         call(false, 4096, 32, 4088), call(true, 4096, 32, 4088), call(true, 4224, 32, 4096),
         call(false, 4224, 16, 4096), call(true, 4088, 32, 4096), call(true, 2176, 32, 2048)})
     assert_int_equal(bwgemm::sm90::select_config(p, caps).config, -1);
-  // Its 64 cluster tiles in one wave: 128 SMs or more, also under a target.
+  // Measured on 132 SMs only: 128 or more, also under a target.
   const DeviceCaps pcie{0, 9, 0, 114, 232448};
-  assert_int_equal(bwgemm::sm90::select_config(call(true, 4096, 32, 4096), pcie).config, -1);
-  GemmProblem target = call(true, 4096, 32, 4096);
-  target.sm_count_target = 127;
-  assert_int_equal(bwgemm::sm90::select_config(target, caps).config, -1);
-  target.sm_count_target = 128;
-  assert_int_equal(bwgemm::sm90::select_config(target, caps).config, pair);
+  for (bool tn : {true, false}) {
+    assert_int_equal(bwgemm::sm90::select_config(call(tn, 4096, 32, 4096), pcie).config, -1);
+    GemmProblem target = call(tn, 4096, 32, 4096);
+    target.sm_count_target = 127;
+    assert_int_equal(bwgemm::sm90::select_config(target, caps).config, -1);
+    target.sm_count_target = 128;
+    assert_int_equal(bwgemm::sm90::select_config(target, caps).config, pair);
+  }
   // Named: 32 tokens run it; 33 fall back to configuration 0 when forced.
   assert_int_equal(bwgemm::sm90::choose(call(false, 4096, 32, 4000), caps, true, pair).config,
                    pair);
