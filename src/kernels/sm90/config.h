@@ -40,8 +40,9 @@ struct Shape {
   uint8_t layouts;
   // Launched as a programmatic dependent (persistent_launch.cpp): the
   // prologue overlaps the previous grid on the stream. Every configuration's
-  // kernel waits for that grid (griddepcontrol.wait) before touching memory;
-  // configuration 0 keeps its measured plain launch until PDL is measured on it.
+  // kernel waits for that grid (griddepcontrol.wait) before touching memory.
+  // Configuration 0 keeps its plain launch: with PDL it was level at 4096^3
+  // and faster only on shapes the dispatcher gives cuBLAS (docs/perf.md v27).
   bool programmatic;
   // Row windows (gemm_params.h, RowClassUse::kRowWindows): an M/N-major row
   // operand with any leading dimension is fetched as 16-byte-aligned windows
