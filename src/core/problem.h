@@ -58,6 +58,9 @@ struct GemmProblem {
   size_t workspace_bytes;
   cudaStream_t stream;
   int sm_count_target;  // the handle's cublasSetSmCountTarget; 0: every SM
+  // A is the library's packed copy (dispatch/launch.cpp): each stored column
+  // is zero and readable past its last row, up to lda.
+  bool a_padded;
 };
 
 // Field by field (memo keys: what a call planned or built before is kept);
@@ -84,7 +87,7 @@ inline bool operator==(const GemmProblem& x, const GemmProblem& y) {
          x.stride_c == y.stride_c && x.stride_d == y.stride_d && x.batch == y.batch &&
          x.alpha == y.alpha && x.beta == y.beta && x.epilogue == y.epilogue &&
          x.workspace == y.workspace && x.workspace_bytes == y.workspace_bytes &&
-         x.stream == y.stream && x.sm_count_target == y.sm_count_target;
+         x.stream == y.stream && x.sm_count_target == y.sm_count_target && x.a_padded == y.a_padded;
 }
 
 }  // namespace bwgemm

@@ -59,6 +59,7 @@ bool pack_unaddressable_operands(GemmProblem* p, const Plan& plan) {
     p->a = workspace;
     p->lda = packed_ld(a);
     p->stride_a = a.stride == 0 ? 0 : packed_ld(a) * a.cols;
+    p->a_padded = true;
   }
   if (pack_b) {
     if (enqueue_pack16(b, workspace + a_bytes, p->stream) != cudaSuccess) return false;

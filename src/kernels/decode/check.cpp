@@ -15,7 +15,7 @@ bwgemmReason_t check(const GemmProblem& p, const DeviceCaps& caps) {
                     v.depth <= INT_MAX && v.depth % 8 == 0 && v.batch >= 1 &&
                     (v.cols + 15) / 16 * v.batch <= INT_MAX && !v.row_operand.mn_major &&
                     tma_addressable(v.row_operand, v.ab_type) &&
-                    (!v.col_operand.mn_major || v.cols % 8 == 0) &&
+                    (!v.col_operand.mn_major || v.cols % 8 == 0 || p.a_padded) &&
                     tma_addressable(v.col_operand, v.ab_type) &&
                     (p.sm_count_target == 0 || p.sm_count_target >= caps.sm_count);
   return fits ? BWGEMM_REASON_KERNEL_SELECTED : BWGEMM_REASON_UNSUPPORTED_LAYOUT;

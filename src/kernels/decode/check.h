@@ -11,7 +11,8 @@ namespace bwgemm::decode {
 
 // KERNEL_SELECTED when the kernel computes `p`: fp16/bf16 operands, the
 // tokens K-contiguous, the weight K-contiguous (cuBLAS TN) or contiguous
-// along its m rows with m a multiple of 8 (NN), 1 .. kMaxTokens tokens (n),
+// along its m rows with m a multiple of 8 or A a packed copy (NN: a lane's
+// 16-byte load of 8 rows may pass m only into zeros), 1 .. kMaxTokens tokens (n),
 // K a multiple of 8, the operands' bases, leading dimensions and batch
 // strides multiples of 16 bytes (its 16-byte loads ask what TMA asks), and
 // every SM available (no SM count target below the device's: the grid is not

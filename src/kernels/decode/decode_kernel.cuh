@@ -125,7 +125,9 @@ struct MnMajorWeight {
       : ld(p.weight_ld), depth(p.depth), lane_k(8 * (g / 2) + g % 2) {
 #pragma unroll
     for (int gr = 0; gr < kGroups; ++gr) {
-      const int64_t c = col0 + 32 * gr + 8 * q;  // cols % 8 == 0: all 8 inside or outside
+      // cols % 8 == 0, or rows past cols are a packed copy's zeros
+      // (check.h): the 8 rows count as inside when the first is.
+      const int64_t c = col0 + 32 * gr + 8 * q;
       in[gr] = c < p.cols;
       col[gr] = weight + (in[gr] ? c : 0);
     }

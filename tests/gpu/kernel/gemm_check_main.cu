@@ -116,8 +116,10 @@ std::vector<GemmCase> class_cases() {
 // Ragged edges (src/kernels/common/ragged_edge.h): 4097 kernel rows
 // (cuBLAS's n), whose last 256-row block holds one, run as a body and a
 // remainder; 4097 columns (cuBLAS's m) run whole on 128-wide tiles. Every op,
-// 16-byte and minimal leading dimensions (packed A or B, unaligned D),
-// beta != 0, fp32 output.
+// 16-byte and minimal leading dimensions (packed A or B, unaligned D; each
+// op pair has both, one per type, in both orientations: NN 4095 x 4097's
+// remainder then runs on the decode kernel from the packed A), beta != 0,
+// fp32 output.
 std::vector<GemmCase> edge_cases() {
   std::vector<GemmCase> cases;
   int i = 0;
@@ -135,7 +137,7 @@ std::vector<GemmCase> edge_cases() {
         c.alpha = kAlphaBeta[i % 4][0] == 0 ? 1.0f : kAlphaBeta[i % 4][0];
         c.beta = kAlphaBeta[i % 4][1];
         c.device_scalars = i % 3 == 0;
-        c.ld_align = i % 2 ? 1 : 8;
+        c.ld_align = (ops + int(ab == Elem::BF16)) % 2 ? 1 : 8;
         cases.push_back(c);
         ++i;
       }

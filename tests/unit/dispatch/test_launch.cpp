@@ -74,6 +74,7 @@ void an_odd_leading_dimension_is_packed_into_the_workspace(void**) {
   assert_int_equal(got.ldb, 256);  // whole 128-byte lines
   assert_ptr_equal(got.a, p.a);    // A was addressable
   assert_int_equal(got.lda, 96);
+  assert_false(got.a_padded);  // the caller's A: nothing past m may be read
 }
 
 // Both operands, transposed, batched with odd strides; a broadcast operand
@@ -99,6 +100,7 @@ void both_operands_and_their_batches_are_packed(void**) {
   const GemmProblem& got = fake::record(0).last_problem;
   assert_int_equal(got.lda, 256);
   assert_int_equal(got.stride_a, 256 * 96);
+  assert_true(got.a_padded);  // the copy's zeros past its rows may be read
   assert_int_equal(got.ldb, 128);
   assert_int_equal(got.stride_b, 0);
   // B's copy follows A's three, on a 256-byte boundary.

@@ -233,6 +233,11 @@ void decode_kernel_takes_few_tokens_in_one_wave(void**) {
   GemmProblem p = nn(4092, 8, 4096);
   p.lda = 4096;
   assert_int_equal(bwgemm::decode::check(p, caps), BWGEMM_REASON_UNSUPPORTED_LAYOUT);
+  // ... unless A is the library's packed copy, zeros past m up to lda (a
+  // ragged edge's weight: 4095 x 4097 NN with lda 4095).
+  p.a_padded = true;
+  assert_int_equal(bwgemm::decode::check(p, caps), BWGEMM_REASON_KERNEL_SELECTED);
+  p.a_padded = false;
   p.m = p.ldc = p.ldd = 4096;
   assert_int_equal(bwgemm::decode::check(p, caps), BWGEMM_REASON_KERNEL_SELECTED);
   p = tn(4096, 8, 4096);
