@@ -52,8 +52,9 @@ struct GemmProblem {
   int64_t batch;
   Scalar alpha, beta;
   Epilogue epilogue;
-  // Device memory the caller lent for this call (cublasLtMatmul's
-  // workspace), usable until the call's work on `stream` is done; or NULL.
+  // Device memory the launch may use for this call, until the call's work on
+  // `stream` is done: the caller's (cublasLtMatmul's workspace), or what
+  // dispatch's operand copies left of theirs (dispatch/launch.cpp); or NULL.
   void* workspace;
   size_t workspace_bytes;
   cudaStream_t stream;

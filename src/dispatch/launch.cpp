@@ -22,14 +22,24 @@ bool addressable(const Matrix16& m, DType type) {
 
 size_t round_up_256(size_t bytes) { return (bytes + 255) / 256 * 256; }
 
-// The caller's workspace (cublasLtMatmul's) where it is large enough and
-// 256-byte aligned: it is the caller's for this call on this stream, in a
-// capture too. Otherwise the stream's own.
-void* operand_workspace(const GemmProblem& p, size_t bytes) {
-  if (p.workspace != nullptr && p.workspace_bytes >= bytes &&
-      reinterpret_cast<uintptr_t>(p.workspace) % 256 == 0)
-    return p.workspace;
-  return stream_workspace(p.stream, bytes);
+// The caller's workspace (cublasLtMatmul's) where it holds `needed` bytes
+// and is 256-byte aligned: it is the caller's for this call on this stream,
+// in a capture too. Otherwise `wanted` bytes of the stream's own, or
+// `needed` where `wanted` are past the ceiling. *bytes: the size of the one
+// returned.
+uint8_t* operand_workspace(const GemmProblem& p, size_t needed, size_t wanted, size_t* bytes) {
+  if (p.workspace != nullptr && p.workspace_bytes >= needed &&
+      reinterpret_cast<uintptr_t>(p.workspace) % 256 == 0) {
+    *bytes = p.workspace_bytes;
+    return static_cast<uint8_t*>(p.workspace);
+  }
+  for (size_t size : {wanted, needed}) {
+    if (void* own = stream_workspace(p.stream, size)) {
+      *bytes = size;
+      return static_cast<uint8_t*>(own);
+    }
+  }
+  return nullptr;
 }
 
 // Replaces A or B where TMA cannot address them by a packed copy in the
@@ -40,6 +50,10 @@ void* operand_workspace(const GemmProblem& p, size_t bytes) {
 // not be read), or a refused enqueue.
 // B is kept as it is where the plan's kernel reads it so
 // (KernelFamily::reads_unaligned_b; asked only then).
+// What the copies leave of the workspace becomes the problem's: after an
+// N-major B (NT, TT), the stream's holds room for a K-major copy of
+// kMaxTransposedColumns of op(B)'s columns, a ragged edge's tokens
+// (sm90/family.cpp).
 bool pack_unaddressable_operands(GemmProblem* p, const Plan& plan) {
   if (p->k == 0) return true;  // no operand is read
   const Matrix16 a = operand(p->a, p->trans_a, p->m, p->k, p->lda, p->stride_a, p->batch);
@@ -52,7 +66,10 @@ bool pack_unaddressable_operands(GemmProblem* p, const Plan& plan) {
   if (!p->alpha.on_device && p->alpha.value == 0.0f) return false;
   const size_t a_bytes = pack_a ? round_up_256(packed_bytes(a)) : 0;
   const size_t b_bytes = pack_b ? packed_bytes(b) : 0;
-  auto* workspace = static_cast<uint8_t*>(operand_workspace(*p, a_bytes + b_bytes));
+  const size_t copies = round_up_256(a_bytes + b_bytes);
+  const size_t room = pack_b && p->trans_b ? size_t(kMaxTransposedColumns) * size_t(p->k) * 2 : 0;
+  size_t workspace_bytes;
+  uint8_t* workspace = operand_workspace(*p, a_bytes + b_bytes, copies + room, &workspace_bytes);
   if (workspace == nullptr) return false;
   if (pack_a) {
     if (enqueue_pack16(a, workspace, p->stream) != cudaSuccess) return false;
@@ -67,6 +84,9 @@ bool pack_unaddressable_operands(GemmProblem* p, const Plan& plan) {
     p->ldb = packed_ld(b);
     p->stride_b = b.stride == 0 ? 0 : packed_ld(b) * b.cols;
   }
+  const bool left = workspace_bytes > copies;
+  p->workspace = left ? workspace + copies : nullptr;
+  p->workspace_bytes = left ? workspace_bytes - copies : 0;
   return true;
 }
 

@@ -37,6 +37,12 @@ __device__ __forceinline__ uint4 window(const uint4& lo, const uint4& hi, int e)
   return uint4{uint32_t(r0), uint32_t(r0 >> 32), uint32_t(r1), uint32_t(r1 >> 32)};
 }
 
+// Eight elements as one 16-byte store, the first in the low bits.
+__device__ __forceinline__ uint4 chunk_of(const uint16_t (&v)[kChunk]) {
+  return uint4{v[0] | uint32_t(v[1]) << 16, v[2] | uint32_t(v[3]) << 16,
+               v[4] | uint32_t(v[5]) << 16, v[6] | uint32_t(v[7]) << 16};
+}
+
 // One thread per 16-byte chunk of the packed copy, one 16-byte store. The
 // source rows are only 2-byte aligned: a chunk whose 8 rows are all inside
 // the column is cut from the one or two aligned 16-byte words around it, as
@@ -70,11 +76,32 @@ __global__ void pack16_kernel(const uint16_t* __restrict__ src, const uint16_t* 
       uint16_t v[kChunk];
 #pragma unroll
       for (int t = 0; t < kChunk; ++t) v[t] = row0 + t < rows ? first[t] : uint16_t{0};
-      packed = uint4{v[0] | uint32_t(v[1]) << 16, v[2] | uint32_t(v[3]) << 16,
-                     v[4] | uint32_t(v[5]) << 16, v[6] | uint32_t(v[7]) << 16};
+      packed = chunk_of(v);
     }
     dst[c] = packed;
   }
+}
+
+// One thread per 8 elements of a row of the source, one 16-byte store into
+// dst's column: 8 loads a leading dimension apart. Neighbouring threads take
+// neighbouring rows, so their loads share sectors where there are several.
+__global__ void transpose16_kernel(const uint16_t* __restrict__ src, int64_t rows, int64_t ld,
+                                   int64_t cols, uint4* __restrict__ dst, int64_t total_chunks) {
+  for (int64_t c = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; c < total_chunks;
+       c += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t row = c % rows, col0 = c / rows * kChunk;
+    const uint16_t* first = src + col0 * ld + row;
+    uint16_t v[kChunk];
+#pragma unroll
+    for (int t = 0; t < kChunk; ++t) v[t] = first[t * ld];
+    dst[(row * cols + col0) / kChunk] = chunk_of(v);
+  }
+}
+
+constexpr int kThreads = 256;
+
+unsigned blocks_for(int64_t threads) {
+  return unsigned(std::min<int64_t>((threads + kThreads - 1) / kThreads, INT_MAX));
 }
 
 }  // namespace
@@ -89,11 +116,17 @@ cudaError_t enqueue_pack16(const Matrix16& m, void* dst, cudaStream_t stream) {
   const auto* base = static_cast<const uint16_t*>(m.base);
   const int64_t last_col = (m.cols - 1) * m.ld + m.rows;
   const int64_t far = (batches - 1) * m.stride;
-  constexpr int kThreads = 256;
-  const int64_t blocks = std::min<int64_t>((total + kThreads - 1) / kThreads, INT_MAX);
-  pack16_kernel<<<unsigned(blocks), kThreads, 0, stream>>>(base, base + far + last_col, m.rows,
-                                                           m.ld, m.stride, static_cast<uint4*>(dst),
-                                                           chunks_per_col, m.cols, total);
+  pack16_kernel<<<blocks_for(total), kThreads, 0, stream>>>(
+      base, base + far + last_col, m.rows, m.ld, m.stride, static_cast<uint4*>(dst), chunks_per_col,
+      m.cols, total);
+  return cudaGetLastError();
+}
+
+cudaError_t enqueue_transpose16(const Matrix16& m, void* dst, cudaStream_t stream) {
+  const int64_t total = m.rows * (m.cols / kChunk);
+  if (total == 0) return cudaSuccess;
+  transpose16_kernel<<<blocks_for(total), kThreads, 0, stream>>>(
+      static_cast<const uint16_t*>(m.base), m.rows, m.ld, m.cols, static_cast<uint4*>(dst), total);
   return cudaGetLastError();
 }
 

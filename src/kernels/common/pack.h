@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Copying a 16-bit operand whose rows TMA cannot address (a leading
-// dimension, base or batch stride that is not a multiple of 16 bytes) into a
-// workspace with 16-byte rows, so that the kernels' TMA loads can read it.
+// Copying a 16-bit operand into a workspace in a layout the kernels read:
+// with 16-byte rows where TMA cannot address the operand's (a leading
+// dimension, base or batch stride that is not a multiple of 16 bytes), or
+// transposed.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -37,5 +38,15 @@ inline size_t packed_bytes(const Matrix16& m) {
 // long) on `stream`: rows padded with zeros to packed_ld, batches
 // packed_ld * cols apart. cudaSuccess when enqueued.
 cudaError_t enqueue_pack16(const Matrix16& m, void* dst, cudaStream_t stream);
+
+// Enqueues the copy of `m` (one matrix, m.cols a multiple of 8) transposed
+// into `dst` (16-byte aligned, m.rows * m.cols elements): dst is m.cols x
+// m.rows with leading dimension m.cols. For a few N-major columns of op(B)
+// that a kernel reads K-major (sm90/family.cpp). cudaSuccess when enqueued.
+cudaError_t enqueue_transpose16(const Matrix16& m, void* dst, cudaStream_t stream);
+
+// The columns of op(B) a transposed copy may take: dispatch leaves room for
+// that many after the copy of an N-major B (dispatch/launch.cpp).
+constexpr int64_t kMaxTransposedColumns = 32;
 
 }  // namespace bwgemm

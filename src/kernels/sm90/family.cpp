@@ -2,8 +2,10 @@
 // The sm90 kernel family as dispatch sees it.
 #include "kernels/sm90/family.h"
 #include "kernels/common/launch_params.h"
+#include "kernels/common/pack.h"
 #include "kernels/common/persistent_launch.h"
 #include "kernels/decode/check.h"
+#include "kernels/decode/config.h"
 #include "kernels/decode/launch.h"
 #include "kernels/sm90/config.h"
 #include "kernels/sm90/selection.h"
@@ -15,12 +17,17 @@ extern const VariantCatalog kCatalog = {"sm90", select_variant, tile_shape};
 
 namespace {
 
+static_assert(decode::kMaxTokens <= kMaxTransposedColumns,
+              "dispatch's room after an N-major B holds a decode edge's tokens");
+
 // A grid split in two launches (policy.h, plan_grid_split), the body first.
 // A thin remainder of up to decode::kMaxTokens rows is a decode GEMM: the
 // decode kernel streams A over every SM, where 64 x 128 tiles leave most SMs
 // idle (4095x4097x4096 TN on an H200: 0.79-0.80x -> 0.84-0.85x cuBLAS's
 // throughput on 4096^3; after the body rather than before it, +0.7 %:
-// docs/perf.md v22). Both parts are built before either is enqueued: the
+// docs/perf.md v22); NT and TT's N-major tokens through a K-major copy in
+// the workspace dispatch leaves after its operand copies (2 us;
+// docs/perf.md v29). Both parts are built before either is enqueued: the
 // edge's configuration may not read every operand the body's reads in place
 // (a B read through row windows), and a part that cannot be built leaves the
 // call whole.
@@ -28,7 +35,13 @@ bool launch_split(const GemmProblem& p, const DeviceCaps& caps, int config, Erro
                   LaunchResult* out) {
   GridSplit split;
   if (!plan_grid_split(p, caps, config, &split)) return false;
-  const GemmProblem& edge_problem = split.parts.edge;
+  GemmProblem edge_problem = split.parts.edge;
+  Matrix16 tokens{};
+  const bool copies_tokens =
+      split.edge_may_decode &&
+      decode_edge_from_copy(split.parts.edge, caps, &edge_problem, &tokens) &&
+      decode::has_kernel(edge_problem);
+  if (!copies_tokens) edge_problem = split.parts.edge;
   const bool edge_decodes = split.edge_may_decode &&
                             decode::check(edge_problem, caps) == BWGEMM_REASON_KERNEL_SELECTED &&
                             decode::has_kernel(edge_problem);
@@ -38,6 +51,8 @@ bool launch_split(const GemmProblem& p, const DeviceCaps& caps, int config, Erro
                                      &edge_variant, &edge) != BWGEMM_REASON_KERNEL_SELECTED) ||
       build_launch(kCatalog, split.parts.body, config, error_flag, &body_variant, &body) !=
           BWGEMM_REASON_KERNEL_SELECTED ||
+      (copies_tokens &&
+       enqueue_transpose16(tokens, split.parts.edge.workspace, p.stream) != cudaSuccess) ||
       launch_persistent(*body_variant, body, caps, p.sm_count_target, p.stream) != cudaSuccess)
     return false;
   // The body is on the stream: the call can no longer go to cuBLAS whole.

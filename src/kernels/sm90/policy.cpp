@@ -268,4 +268,23 @@ bool plan_grid_split(const GemmProblem& p, const DeviceCaps& caps, int config, G
   return true;
 }
 
+bool decode_edge_from_copy(const GemmProblem& edge, const DeviceCaps& caps, GemmProblem* copied,
+                           Matrix16* tokens) {
+  const size_t bytes = size_t(edge.n) * size_t(edge.k) * dtype_size(edge.ab_type);
+  if (!edge.trans_b || edge.batch != 1 || edge.n > kMaxTransposedColumns || edge.k % 8 != 0 ||
+      edge.workspace == nullptr || edge.workspace_bytes < bytes ||
+      reinterpret_cast<uintptr_t>(edge.workspace) % 16 != 0)
+    return false;
+  GemmProblem q = edge;
+  q.trans_b = false;
+  q.b = edge.workspace;
+  q.ldb = edge.k;
+  q.workspace = nullptr;  // the copy's now
+  q.workspace_bytes = 0;
+  if (decode::check(q, caps) != BWGEMM_REASON_KERNEL_SELECTED) return false;
+  *copied = q;
+  *tokens = Matrix16{edge.b, edge.n, edge.k, edge.ldb, 0, 1};
+  return true;
+}
+
 }  // namespace bwgemm::sm90

@@ -6,6 +6,7 @@
 
 #include "core/device_caps.h"
 #include "core/problem.h"
+#include "kernels/common/pack.h"
 #include "kernels/common/ragged_edge.h"
 #include "kernels/kernel_family.h"
 
@@ -32,5 +33,13 @@ struct GridSplit {
 // True, with *out filled, where `config`'s grid is split on this device
 // (its SMs, or the handle's SM count target).
 bool plan_grid_split(const GemmProblem& p, const DeviceCaps& caps, int config, GridSplit* out);
+
+// A ragged edge whose op(B) columns are N-major (NT, TT: the decode kernel
+// reads tokens K-major) as a decode GEMM on a K-major copy of them in the
+// call's workspace (GemmProblem::workspace): true, with *copied (the edge
+// reading the copy) and *tokens (what enqueue_transpose16 copies there)
+// filled, where the workspace holds the copy and the decode kernel takes it.
+bool decode_edge_from_copy(const GemmProblem& edge, const DeviceCaps& caps, GemmProblem* copied,
+                           Matrix16* tokens);
 
 }  // namespace bwgemm::sm90

@@ -171,6 +171,44 @@ void unpackable_calls_are_forwarded(void**) {
   assert_true(fake::pack_calls().empty());
 }
 
+// What the copies leave of the workspace is the problem's (for a family's
+// own copies): after an N-major B (NT, TT), the stream's holds room for
+// kMaxTransposedColumns of op(B)'s columns; after a K-major one, nothing; a
+// caller's keeps what its copies did not take. Where the room is past the
+// ceiling, the copies are still made.
+void the_workspace_left_after_the_copies_is_the_problems(void**) {
+  GemmProblem p = odd_ldb();
+  p.trans_b = true;  // B is n x k: 80 rows
+  p.ldb = 83;
+  assert_int_equal(int(launch(p).status), int(LaunchStatus::kEnqueued));
+  const size_t copy = 128 * 201 * 2, copies = (copy + 255) / 256 * 256;
+  const size_t room = size_t(bwgemm::kMaxTransposedColumns) * 201 * 2;
+  GemmProblem got = fake::record(0).last_problem;
+  assert_ptr_equal(got.b, fake::workspace_base());
+  assert_ptr_equal(got.workspace, static_cast<const uint8_t*>(fake::workspace_base()) + copies);
+  assert_int_equal(got.workspace_bytes, room);
+
+  fake::reset_pack(copies + room - 1);
+  assert_int_equal(int(launch(p).status), int(LaunchStatus::kEnqueued));
+  got = fake::record(0).last_problem;
+  assert_ptr_equal(got.b, fake::workspace_base());
+  assert_null(got.workspace);
+  assert_int_equal(got.workspace_bytes, 0);
+
+  fake::reset_pack();
+  assert_int_equal(int(launch(odd_ldb()).status), int(LaunchStatus::kEnqueued));  // K-major B
+  assert_null(fake::record(0).last_problem.workspace);
+
+  alignas(256) static uint8_t lent[256 << 10];
+  p.workspace = lent;
+  p.workspace_bytes = sizeof lent;
+  assert_int_equal(int(launch(p).status), int(LaunchStatus::kEnqueued));
+  got = fake::record(0).last_problem;
+  assert_ptr_equal(got.b, lent);
+  assert_ptr_equal(got.workspace, lent + copies);
+  assert_int_equal(got.workspace_bytes, sizeof lent - copies);
+}
+
 }  // namespace
 
 #define TEST(f) cmocka_unit_test_setup(f, reset_all)
@@ -183,6 +221,7 @@ int main() {
       TEST(unpackable_calls_are_forwarded),
       TEST(the_callers_workspace_takes_the_copy_when_large_enough),
       TEST(packed_columns_are_padded_to_whole_lines),
+      TEST(the_workspace_left_after_the_copies_is_the_problems),
   };
   return cmocka_run_group_tests_name("launch", tests, nullptr, nullptr);
 }

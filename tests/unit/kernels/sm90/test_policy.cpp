@@ -536,11 +536,82 @@ void ragged_edges_split_before_last_waves(void**) {
                                              caps, 0, &s));
 }
 
+// decode_edge_from_copy: NT and TT's ragged edge (one N-major column of
+// op(B), the packed B's last row) as a decode GEMM on a K-major copy in the
+// workspace dispatch left, where it fits and the decode kernel takes it.
+void n_major_edge_tokens_are_copied_for_the_decode_kernel(void**) {
+  const DeviceCaps caps{0, 9, 0, 132, 232448};
+  alignas(256) static uint8_t room[32 * 4096 * 2];
+  GemmProblem p = problem({4095, 4097, 4096, 1, BF16, BF16, 132, true});
+  p.trans_b = true;  // NT: B is n x k, packed
+  p.lda = p.ldb = 4160;
+  p.a_padded = true;  // A packed too
+  p.a = reinterpret_cast<const void*>(uintptr_t{1} << 20);
+  p.b = reinterpret_cast<const void*>(uintptr_t{1} << 30);
+  p.workspace = room;
+  p.workspace_bytes = sizeof room;
+  bwgemm::sm90::GridSplit s;
+  assert_true(bwgemm::sm90::plan_grid_split(p, caps, 0, &s));
+  const GemmProblem& edge = s.parts.edge;
+  assert_int_equal(uintptr_t(edge.b), uintptr_t(p.b) + 2 * 4096);
+  GemmProblem copied{};
+  bwgemm::Matrix16 tokens{};
+  assert_true(bwgemm::sm90::decode_edge_from_copy(edge, caps, &copied, &tokens));
+  assert_false(copied.trans_b);
+  assert_ptr_equal(copied.b, room);
+  assert_int_equal(copied.ldb, 4096);
+  assert_int_equal(copied.n, 1);
+  assert_ptr_equal(copied.a, edge.a);
+  assert_ptr_equal(copied.d, edge.d);
+  assert_null(copied.workspace);
+  assert_ptr_equal(tokens.base, edge.b);
+  assert_int_equal(tokens.rows, 1);
+  assert_int_equal(tokens.cols, 4096);
+  assert_int_equal(tokens.ld, 4160);
+  assert_int_equal(bwgemm::decode::check(copied, caps), BWGEMM_REASON_KERNEL_SELECTED);
+  // TT: the weight K-major.
+  GemmProblem tt = edge;
+  tt.trans_a = true;
+  tt.lda = 4096;
+  tt.a_padded = false;
+  assert_true(bwgemm::sm90::decode_edge_from_copy(tt, caps, &copied, &tokens));
+  // Not: no room or too little, misaligned room, K-major tokens already (NN,
+  // TN), a weight the decode kernel does not read (m % 8 != 0, not padded),
+  // k not a multiple of 8, more columns than the room is sized for.
+  const auto refused = [&](GemmProblem q) {
+    return !bwgemm::sm90::decode_edge_from_copy(q, caps, &copied, &tokens);
+  };
+  GemmProblem q = edge;
+  q.workspace = nullptr;
+  assert_true(refused(q));
+  q = edge;
+  q.workspace_bytes = 4096 * 2 - 1;
+  assert_true(refused(q));
+  q.workspace_bytes = 4096 * 2;
+  assert_false(refused(q));
+  q.workspace = room + 8;
+  assert_true(refused(q));
+  q = edge;
+  q.trans_b = false;
+  q.ldb = 4096;
+  assert_true(refused(q));
+  q = edge;
+  q.a_padded = false;
+  assert_true(refused(q));
+  q = edge;
+  q.k = 4092;
+  assert_true(refused(q));
+  q = edge;
+  q.n = bwgemm::kMaxTransposedColumns + 1;
+  assert_true(refused(q));
+}
+
 }  // namespace
 
 int main() {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(cublas_keeps_its_fast_path),
+      cmocka_unit_test(n_major_edge_tokens_are_copied_for_the_decode_kernel),
       cmocka_unit_test(decode_kernel_takes_few_tokens_in_one_wave),
       cmocka_unit_test(decode_pair_takes_up_to_32_tokens),
       cmocka_unit_test(odd_sizes_with_a_wave_of_tiles_take_the_kernel),
