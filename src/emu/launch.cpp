@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The host functions the kernels reach the driver through, for the
-// emulation build (instead of tma_encode.cpp, persistent_launch.cpp and
-// decode/enqueue.cpp):
+// emulation build (instead of tma_encode.cpp, persistent_launch.cpp,
+// decode/enqueue.cpp and pack.cu's transposed copy):
 // the families' own parameter builders and launchers then run unchanged,
 // with the virtual GPU as the device.
 #include <algorithm>
@@ -9,6 +9,7 @@
 #include "emu/machine.h"
 #include "emu/tensor_map.h"
 #include "kernels/common/kernel_view.h"
+#include "kernels/common/pack.h"
 #include "kernels/common/persistent_launch.h"
 #include "kernels/decode/config.h"
 #include "kernels/decode/variants.h"
@@ -68,6 +69,15 @@ cudaError_t launch_persistent(const KernelVariant& v, const GemmParams& params,
   config.smem_bytes = v.smem_bytes;
   Launch<KernelEntry, GemmParams> launch{v.kernel, &params};
   return run_grid(config, launch.run, &launch).ok ? cudaSuccess : cudaErrorLaunchFailure;
+}
+
+// As pack.cu's kernel, on the host, whose memory the virtual GPU's is.
+cudaError_t enqueue_transpose16(const Matrix16& m, void* dst, cudaStream_t) {
+  const auto* src = static_cast<const uint16_t*>(m.base);
+  auto* out = static_cast<uint16_t*>(dst);
+  for (int64_t col = 0; col < m.cols; ++col)
+    for (int64_t row = 0; row < m.rows; ++row) out[row * m.cols + col] = src[col * m.ld + row];
+  return cudaSuccess;
 }
 
 namespace decode {
