@@ -274,6 +274,15 @@ RULES = [
         forbid=LOCAL_MEMORY,
         count=3,
     ),
+    # The transposed copy of a few N-major columns of op(B) (pack.cu, same
+    # architectures): its eight 2-byte loads gathered into one 16-byte store.
+    Rule(
+        "transposed copy",
+        r"^bwgemm::\(anonymous namespace\)::transpose16_kernel\(",
+        require=[r"^STG\.E\.128\b"],
+        forbid=LOCAL_MEMORY,
+        count=3,
+    ),
 ]
 
 
