@@ -5,6 +5,7 @@
 #include "dispatch/workspace.h"
 #include "kernels/common/launch_params.h"
 #include "kernels/common/pack.h"
+#include "kernels/common/ragged_edge.h"
 
 namespace bwgemm {
 namespace {
@@ -33,13 +34,13 @@ uint8_t* operand_workspace(const GemmProblem& p, size_t needed, size_t wanted, s
     *bytes = p.workspace_bytes;
     return static_cast<uint8_t*>(p.workspace);
   }
-  for (size_t size : {wanted, needed}) {
-    if (void* own = stream_workspace(p.stream, size)) {
-      *bytes = size;
-      return static_cast<uint8_t*>(own);
-    }
+  void* own = stream_workspace(p.stream, wanted);
+  *bytes = wanted;
+  if (own == nullptr && wanted > needed) {
+    own = stream_workspace(p.stream, needed);
+    *bytes = needed;
   }
-  return nullptr;
+  return static_cast<uint8_t*>(own);
 }
 
 // Replaces A or B where TMA cannot address them by a packed copy in the
@@ -51,9 +52,10 @@ uint8_t* operand_workspace(const GemmProblem& p, size_t needed, size_t wanted, s
 // B is kept as it is where the plan's kernel reads it so
 // (KernelFamily::reads_unaligned_b; asked only then).
 // What the copies leave of the workspace becomes the problem's: after an
-// N-major B (NT, TT), the stream's holds room for a K-major copy of
-// kMaxTransposedColumns of op(B)'s columns, a ragged edge's tokens
-// (sm90/family.cpp).
+// N-major B (NT, TT) of a call a family may cut a ragged edge off (one
+// matrix, k at least kMinEdgeDepth: ragged_edge.h), the stream's holds room
+// for a K-major copy of kMaxTransposedColumns of op(B)'s columns, the edge's
+// tokens (sm90/family.cpp).
 bool pack_unaddressable_operands(GemmProblem* p, const Plan& plan) {
   if (p->k == 0) return true;  // no operand is read
   const Matrix16 a = operand(p->a, p->trans_a, p->m, p->k, p->lda, p->stride_a, p->batch);
@@ -67,7 +69,9 @@ bool pack_unaddressable_operands(GemmProblem* p, const Plan& plan) {
   const size_t a_bytes = pack_a ? round_up_256(packed_bytes(a)) : 0;
   const size_t b_bytes = pack_b ? packed_bytes(b) : 0;
   const size_t copies = round_up_256(a_bytes + b_bytes);
-  const size_t room = pack_b && p->trans_b ? size_t(kMaxTransposedColumns) * size_t(p->k) * 2 : 0;
+  const bool may_cut_edge = p->batch == 1 && p->k >= kMinEdgeDepth;
+  const size_t room =
+      pack_b && p->trans_b && may_cut_edge ? size_t(kMaxTransposedColumns) * size_t(p->k) * 2 : 0;
   size_t workspace_bytes;
   uint8_t* workspace = operand_workspace(*p, a_bytes + b_bytes, copies + room, &workspace_bytes);
   if (workspace == nullptr) return false;

@@ -34,16 +34,16 @@ bool launch_split(const GemmProblem& p, const DeviceCaps& caps, int config, Erro
                   LaunchResult* out) {
   GridSplit split;
   if (!plan_grid_split(p, caps, config, &split)) return false;
-  GemmProblem edge_problem = split.parts.edge;
+  GemmProblem copied{};
   Matrix16 tokens{};
-  const bool copies_tokens =
-      split.edge_may_decode &&
-      decode_edge_from_copy(split.parts.edge, caps, &edge_problem, &tokens) &&
-      decode::has_kernel(edge_problem);
-  if (!copies_tokens) edge_problem = split.parts.edge;
-  const bool edge_decodes = split.edge_may_decode &&
-                            decode::check(edge_problem, caps) == BWGEMM_REASON_KERNEL_SELECTED &&
-                            decode::has_kernel(edge_problem);
+  const bool copies_tokens = split.edge_may_decode &&
+                             decode_edge_from_copy(split.parts.edge, caps, &copied, &tokens) &&
+                             decode::has_kernel(copied);
+  const GemmProblem& edge_problem = copies_tokens ? copied : split.parts.edge;
+  const bool edge_decodes =
+      copies_tokens || (split.edge_may_decode &&
+                        decode::check(edge_problem, caps) == BWGEMM_REASON_KERNEL_SELECTED &&
+                        decode::has_kernel(edge_problem));
   const KernelVariant *edge_variant = nullptr, *body_variant = nullptr;
   GemmParams edge, body;
   if ((!edge_decodes && build_launch(kCatalog, edge_problem, split.edge_config, error_flag,

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "dispatch/launch.h"
+#include "kernels/common/ragged_edge.h"
 #include "support/cmocka_cxx.h"
 #include "support/fake_guard.h"
 #include "support/fake_kernel_families.h"
@@ -158,6 +159,10 @@ void unpackable_calls_are_forwarded(void**) {
   bwgemm::LaunchResult r = launch(odd_ldb());
   assert_int_equal(int(r.status), int(LaunchStatus::kForward));
   assert_int_equal(r.reason, BWGEMM_REASON_UNSUPPORTED_LAYOUT);
+  // The copy (256 x 80 x 2 bytes, whole 256-byte blocks) is all it wants:
+  // the stream's workspace is asked once.
+  assert_int_equal(fake::workspace_requests().size(), 1);
+  assert_int_equal(fake::workspace_requests()[0], 256 * 80 * 2);
   fake::reset_pack();
   GemmProblem p = odd_ldb();
   p.alpha.value = 0.0f;
@@ -172,7 +177,8 @@ void unpackable_calls_are_forwarded(void**) {
 }
 
 // What the copies leave of the workspace is the problem's (for a family's
-// own copies): after an N-major B (NT, TT), the stream's holds room for
+// own copies): after an N-major B (NT, TT) of one matrix with k at least
+// kMinEdgeDepth (a ragged edge may be cut off), the stream's holds room for
 // kMaxTransposedColumns of op(B)'s columns; after a K-major one, nothing; a
 // caller's keeps what its copies did not take. Where the room is past the
 // ceiling, the copies are still made.
@@ -180,33 +186,60 @@ void the_workspace_left_after_the_copies_is_the_problems(void**) {
   GemmProblem p = odd_ldb();
   p.trans_b = true;  // B is n x k: 80 rows
   p.ldb = 83;
+  p.k = bwgemm::kMinEdgeDepth;
+  const size_t copy = size_t(128) * p.k * 2;  // a multiple of 256
+  const size_t room = size_t(bwgemm::kMaxTransposedColumns) * p.k * 2;
   assert_int_equal(int(launch(p).status), int(LaunchStatus::kEnqueued));
-  const size_t copy = 128 * 201 * 2, copies = (copy + 255) / 256 * 256;
-  const size_t room = size_t(bwgemm::kMaxTransposedColumns) * 201 * 2;
   GemmProblem got = fake::record(0).last_problem;
   assert_ptr_equal(got.b, fake::workspace_base());
-  assert_ptr_equal(got.workspace, static_cast<const uint8_t*>(fake::workspace_base()) + copies);
+  assert_ptr_equal(got.workspace, static_cast<const uint8_t*>(fake::workspace_base()) + copy);
   assert_int_equal(got.workspace_bytes, room);
 
-  fake::reset_pack(copies + room - 1);
+  fake::reset_pack(copy + room - 1);
   assert_int_equal(int(launch(p).status), int(LaunchStatus::kEnqueued));
   got = fake::record(0).last_problem;
   assert_ptr_equal(got.b, fake::workspace_base());
   assert_null(got.workspace);
   assert_int_equal(got.workspace_bytes, 0);
+  assert_int_equal(fake::workspace_requests().size(), 2);  // with the room, then without
+  assert_int_equal(fake::workspace_requests()[0], copy + room);
+  assert_int_equal(fake::workspace_requests()[1], copy);
 
   fake::reset_pack();
   assert_int_equal(int(launch(odd_ldb()).status), int(LaunchStatus::kEnqueued));  // K-major B
   assert_null(fake::record(0).last_problem.workspace);
 
-  alignas(256) static uint8_t lent[256 << 10];
+  alignas(256) static uint8_t lent[1 << 20];
   p.workspace = lent;
   p.workspace_bytes = sizeof lent;
   assert_int_equal(int(launch(p).status), int(LaunchStatus::kEnqueued));
   got = fake::record(0).last_problem;
   assert_ptr_equal(got.b, lent);
-  assert_ptr_equal(got.workspace, lent + copies);
-  assert_int_equal(got.workspace_bytes, sizeof lent - copies);
+  assert_ptr_equal(got.workspace, lent + copy);
+  assert_int_equal(got.workspace_bytes, sizeof lent - copy);
+}
+
+// No family cuts a ragged edge off a batch or a call with k under
+// kMinEdgeDepth (ragged_edge.h): no room is asked for after their N-major B.
+void no_room_is_taken_where_no_edge_is_cut(void**) {
+  GemmProblem p = odd_ldb();
+  p.trans_b = true;
+  p.ldb = 83;
+  p.k = bwgemm::kMinEdgeDepth - 1;
+  const size_t copy = size_t(128) * p.k * 2;  // a multiple of 256
+  assert_int_equal(int(launch(p).status), int(LaunchStatus::kEnqueued));
+  assert_null(fake::record(0).last_problem.workspace);
+  assert_int_equal(fake::workspace_requests().size(), 1);
+  assert_int_equal(fake::workspace_requests()[0], copy);
+
+  fake::reset_pack();
+  p.k = bwgemm::kMinEdgeDepth;
+  p.batch = 2;
+  p.stride_b = 83 * p.k + 1;
+  assert_int_equal(int(launch(p).status), int(LaunchStatus::kEnqueued));
+  assert_null(fake::record(0).last_problem.workspace);
+  assert_int_equal(fake::workspace_requests().size(), 1);
+  assert_int_equal(fake::workspace_requests()[0], 2 * size_t(128) * p.k * 2);
 }
 
 }  // namespace
@@ -222,6 +255,7 @@ int main() {
       TEST(the_callers_workspace_takes_the_copy_when_large_enough),
       TEST(packed_columns_are_padded_to_whole_lines),
       TEST(the_workspace_left_after_the_copies_is_the_problems),
+      TEST(no_room_is_taken_where_no_edge_is_cut),
   };
   return cmocka_run_group_tests_name("launch", tests, nullptr, nullptr);
 }

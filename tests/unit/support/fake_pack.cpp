@@ -9,14 +9,17 @@ namespace {
 alignas(256) unsigned char g_workspace[1 << 20];
 size_t g_limit = sizeof g_workspace;
 std::vector<PackCall> g_calls;
+std::vector<size_t> g_requests;
 
 }  // namespace
 
 void reset_pack(size_t limit) {
   g_limit = limit < sizeof g_workspace ? limit : sizeof g_workspace;
   g_calls.clear();
+  g_requests.clear();
 }
 const std::vector<PackCall>& pack_calls() { return g_calls; }
+const std::vector<size_t>& workspace_requests() { return g_requests; }
 const void* workspace_base() { return g_workspace; }
 
 }  // namespace fake
@@ -24,6 +27,7 @@ const void* workspace_base() { return g_workspace; }
 namespace bwgemm {
 
 void* stream_workspace(cudaStream_t, size_t bytes) {
+  fake::g_requests.push_back(bytes);
   return bytes <= fake::g_limit ? fake::g_workspace : nullptr;
 }
 

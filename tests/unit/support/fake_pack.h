@@ -18,9 +18,11 @@ struct PackCall {
 };
 
 // Workspaces of up to `limit` bytes (0: none, as inside a capture), no
-// copies recorded.
+// copies or requests recorded.
 void reset_pack(size_t limit = size_t{1} << 20);
 const std::vector<PackCall>& pack_calls();
+// The sizes stream_workspace() was asked for, in order.
+const std::vector<size_t>& workspace_requests();
 // The start of the workspace handed out.
 const void* workspace_base();
 
