@@ -168,6 +168,20 @@ bool decode_wins(const GemmProblem& p, const DeviceCaps& caps) {
   return p.n <= kDecodeNnMaxTokens && in(p.m, 4096, 4224) && p.k <= kDecodeLongK;
 }
 
+// TN fp16 decode from an 8192 x 8192 weight at <= 8 tokens: 512 CTAs of the
+// decode kernel, two waves, where cuBLAS's fp16 kernel is slow (cuBLAS 13.1
+// on an H200: 37.2-37.9 us a call against 32.6-33.1 us for bf16). The decode
+// kernel there: 33.2 / 35.5 us at 1 / 8 tokens, 1.13x / 1.06x cuBLAS in a
+// CUDA graph, two processes (docs/perf.md v30); bf16 0.91-1.00x, 16 tokens
+// 0.82x, 14336 x 4096 0.93-0.97x, NN 0.87-0.92x: cuBLAS keeps those.
+constexpr int64_t kDecodeFp16Weight = 8192;
+
+bool decode_fp16_square_wins(const GemmProblem& p, const DeviceCaps& caps) {
+  return p.ab_type == DType::F16 && p.trans_a && p.n <= kDecodeLongKMaxTokens &&
+         p.m == kDecodeFp16Weight && p.k == kDecodeFp16Weight &&
+         decode::check(p, caps) == BWGEMM_REASON_KERNEL_SELECTED;
+}
+
 // Decode from a 4096 x 4096 weight at 17..32 tokens TN, 11..32 NN: the
 // split-K pair of 64 x 64 tiles, each stage holding only the 32 token rows
 // beside its 64 weight rows, 6 stages so that two CTAs share an SM. In a
@@ -237,6 +251,10 @@ ConfigChoice select_config(const GemmProblem& p, const DeviceCaps& caps) {
                                  "per SM: the decode kernel measured faster"
                                : "NN decode, <= 8 tokens, 4096..4224 x <= 4096 weight: the "
                                  "decode kernel measured faster"};
+  if (decode_fp16_square_wins(p, caps))
+    return {kDecodeConfig,
+            "TN fp16 decode, <= 8 tokens, 8192 x 8192 weight (cuBLAS's fp16 kernel slow there): "
+            "the decode kernel measured faster"};
   if (decode_pair_wins(p, caps))
     return {kDecodePairConfig,
             "decode, 17..32 tokens (TN) or 11..32 (NN), 4096 x 4096 weight: the split-K pair "

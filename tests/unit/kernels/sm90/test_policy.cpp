@@ -182,7 +182,8 @@ void decode_rows_say_cublas_with_their_rule(void**) {
 
 // TN decode with <= 16 tokens (<= 8 with K > 4096) from a weight whose rows
 // fit one wave of the decode kernel's CTAs (2 x 16 rows per SM) runs the
-// decode kernel, and NN with <= 8 tokens from a 4096..4224 x <= 4096 weight;
+// decode kernel, as does TN fp16 with <= 8 tokens from an 8192 x 8192
+// weight, and NN with <= 8 tokens from a 4096..4224 x <= 4096 weight;
 // more tokens (the split-K pair, decode_pair_takes_up_to_32_tokens), more rows, other NN weights,
 // unaligned tokens, K % 8 != 0 or an SM count target keep the rows above.
 void decode_kernel_takes_few_tokens_in_one_wave(void**) {
@@ -205,6 +206,28 @@ void decode_kernel_takes_few_tokens_in_one_wave(void**) {
   }
   assert_int_equal(bwgemm::sm90::select_config(tn(4225, 16, 4096), caps).config, -1);
   assert_int_equal(bwgemm::sm90::select_config(tn(14336, 1, 4096), caps).config, -1);
+  // Past one wave only TN fp16 from an 8192 x 8192 weight at <= 8 tokens,
+  // where cuBLAS's fp16 kernel is slow; bf16, more tokens, other weights and
+  // NN keep cuBLAS.
+  const auto tn16 = [&](int64_t m, int64_t n, int64_t k) {
+    GemmProblem q = tn(m, n, k);
+    q.ab_type = q.c_type = bwgemm::DType::F16;
+    return q;
+  };
+  for (int64_t n : {1, 8}) {
+    const bwgemm::ConfigChoice c = bwgemm::sm90::select_config(tn16(8192, n, 8192), caps);
+    assert_int_equal(c.config, bwgemm::sm90::kDecodeConfig);
+    assert_non_null(std::strstr(c.rule, "fp16"));
+    assert_int_equal(bwgemm::sm90::select_config(tn(8192, n, 8192), caps).config, -1);
+  }
+  assert_int_equal(bwgemm::sm90::select_config(tn16(8192, 9, 8192), caps).config, -1);
+  assert_int_equal(bwgemm::sm90::select_config(tn16(8192, 8, 4096), caps).config, -1);
+  assert_int_equal(bwgemm::sm90::select_config(tn16(14336, 8, 4096), caps).config, -1);
+  assert_int_equal(bwgemm::sm90::select_config(tn16(8200, 8, 8192), caps).config, -1);
+  GemmProblem fp16_nn = tn16(8192, 8, 8192);
+  fp16_nn.trans_a = false;
+  fp16_nn.lda = 8192;
+  assert_int_equal(bwgemm::sm90::select_config(fp16_nn, caps).config, -1);
   // NN (the weight contiguous along its rows, 32 rows per CTA): <= 8 tokens
   // from a 4096..4224 x <= 4096 weight; m a multiple of 8.
   const auto nn = [&](int64_t m, int64_t n, int64_t k) {
