@@ -124,6 +124,30 @@ void small_shapes_and_short_k_stay_with_cublas(void**) {
   check(cases);
 }
 
+// Fewer than 256 rows on the narrow side (a decode: an LLM's vocabulary
+// projection at a few tokens) fill a sliver of each 256 x 256 tile: with A,
+// B and D aligned, however many tiles, cuBLAS keeps them off its fast path
+// too; with D unaligned (cuBLAS then on slow align-1 kernels) the kernel
+// takes them, but for one token (a GEMV).
+void skinny_calls_stay_with_cublas_where_it_is_aligned(void**) {
+  const Case cases[] = {
+      {32000, 1, 4096, 1, BF16, BF16, 132, false},   {32000, 24, 4096, 1, BF16, BF16, 132, false},
+      {32000, 200, 4096, 1, F16, F16, 132, false},   {128256, 8, 4096, 1, BF16, BF16, 132, false},
+      {1, 32000, 4096, 1, BF16, BF16, 132, false},   {16896, 1, 4096, 1, BF16, BF16, 132, false},
+      {32000, 255, 4096, 1, BF16, BF16, 132, false}, {32000, 257, 4096, 1, BF16, BF16, 132, true},
+  };
+  check(cases);
+  const DeviceCaps caps{0, 9, 0, 132, 232448};
+  // GPT-2's logits at generation: D's leading dimension 50257.
+  GemmProblem p = problem({50257, 8, 768, 1, BF16, BF16, 132, true});
+  p.trans_a = true;
+  p.lda = p.ldb = 768;
+  p.ldc = p.ldd = 50257;
+  assert_int_equal(bwgemm::sm90::select_config(p, caps).config, 0);
+  p.n = 1;
+  assert_int_equal(bwgemm::sm90::select_config(p, caps).config, -1);
+}
+
 // Only same-type outputs were measured.
 void fp32_outputs_stay_with_cublas(void**) {
   const Case cases[] = {
@@ -639,6 +663,7 @@ int main() {
       cmocka_unit_test(decode_pair_takes_up_to_32_tokens),
       cmocka_unit_test(odd_sizes_with_a_wave_of_tiles_take_the_kernel),
       cmocka_unit_test(small_shapes_and_short_k_stay_with_cublas),
+      cmocka_unit_test(skinny_calls_stay_with_cublas_where_it_is_aligned),
       cmocka_unit_test(fp32_outputs_stay_with_cublas),
       cmocka_unit_test(the_wave_scales_with_the_sms_and_the_batch),
       cmocka_unit_test(decode_rows_say_cublas_with_their_rule),
