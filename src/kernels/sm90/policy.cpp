@@ -183,16 +183,17 @@ bool decode_wins(const GemmProblem& p, const DeviceCaps& caps) {
 }
 
 // TN fp16 decode from an 8192 x 8192 weight at <= 8 tokens: 512 CTAs of the
-// decode kernel, two waves, where cuBLAS's fp16 kernel is slow (cuBLAS 13.1
-// on an H200: 37.2-37.9 us a call against 32.6-33.1 us for bf16). The decode
-// kernel there: 33.2 / 35.5 us at 1 / 8 tokens, 1.13x / 1.06x cuBLAS in a
-// CUDA graph, two processes (docs/perf.md v30); bf16 0.91-1.00x, 16 tokens
-// 0.82x, 14336 x 4096 0.93-0.97x, NN 0.87-0.92x: cuBLAS keeps those.
+// decode kernel, two waves on 132 SMs, where cuBLAS's fp16 kernel is slow
+// (cuBLAS 13.1 on an H200: 37.4-37.9 us a call against 32.8-33.1 us for
+// bf16). The decode kernel there: 33.2 / 35.5-35.6 us at 1 / 8 tokens, 1.13x
+// / 1.06x cuBLAS in a CUDA graph, two processes (docs/perf.md v30); bf16
+// 0.91-1.00x, 16 tokens 0.82x, 14336 x 4096 0.93-0.98x, NN 0.87-0.92x:
+// cuBLAS keeps those. Measured with 132 SMs only: fewer keep cuBLAS.
 constexpr int64_t kDecodeFp16Weight = 8192;
 
 bool decode_fp16_square_wins(const GemmProblem& p, const DeviceCaps& caps) {
   return p.ab_type == DType::F16 && p.trans_a && p.n <= kDecodeLongKMaxTokens &&
-         p.m == kDecodeFp16Weight && p.k == kDecodeFp16Weight &&
+         p.m == kDecodeFp16Weight && p.k == kDecodeFp16Weight && target_sms(p, caps) >= 132 &&
          decode::check(p, caps) == BWGEMM_REASON_KERNEL_SELECTED;
 }
 

@@ -248,6 +248,8 @@ void decode_kernel_takes_few_tokens_in_one_wave(void**) {
   assert_int_equal(bwgemm::sm90::select_config(tn16(8192, 8, 4096), caps).config, -1);
   assert_int_equal(bwgemm::sm90::select_config(tn16(14336, 8, 4096), caps).config, -1);
   assert_int_equal(bwgemm::sm90::select_config(tn16(8200, 8, 8192), caps).config, -1);
+  const DeviceCaps h100_pcie{0, 9, 0, 114, 232448};  // 512 CTAs: three waves, unmeasured
+  assert_int_equal(bwgemm::sm90::select_config(tn16(8192, 8, 8192), h100_pcie).config, -1);
   GemmProblem fp16_nn = tn16(8192, 8, 8192);
   fp16_nn.trans_a = false;
   fp16_nn.lda = 8192;
