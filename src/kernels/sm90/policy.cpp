@@ -36,19 +36,19 @@ int64_t cluster_tiles(const GemmProblem& p, int64_t cols) {
 // A call with fewer than 256 rows on its narrow side (a decode through an
 // LLM's vocabulary projection) fills a sliver of each 256 x 256 tile. Off
 // cuBLAS's fast path only by m or n, with A, B and D aligned, the tiles ran
-// at 0.43-0.47x cuBLAS at 1-8 tokens (16896 .. 128256 x 4096, 28672 x
+// at 0.43-0.53x cuBLAS at 1-8 tokens (16896 .. 128256 x 4096, 28672 x
 // 8192, 50304 x 768) and 0.64-0.76x at 24-200 (32000 x 4096), on an H200
-// (docs/perf.md v32). Where A, B or D is not 16-byte aligned cuBLAS runs
-// align-1 kernels; measured with D unaligned, GPT-2's logits at generation
-// (50257 x N x 768, ldd 50257): 2.5x cuBLAS at 8 and 100 tokens, but 0.72x
-// at one token, where cuBLAS runs a faster kernel.
+// (docs/perf.md v32). With D alone unaligned cuBLAS runs align-1 kernels:
+// GPT-2's logits at generation (50257 x N x 768, ldd 50257) 2.5x cuBLAS at 8
+// and 100 tokens, but 0.72x at one token, where cuBLAS runs a faster kernel.
+// An unaligned A or B (a copy of the weight first) was not measured.
 constexpr int64_t kMinTileRows = 256;
 
 bool large_tile_wins(const GemmProblem& p, const DeviceCaps& caps, bool cublas_fast_path,
-                     bool aligned) {
+                     bool only_d_unaligned) {
   if (cublas_fast_path) return false;
   const int64_t narrow = p.m < p.n ? p.m : p.n;
-  if (narrow < kMinTileRows && (aligned || narrow == 1)) return false;
+  if (narrow < kMinTileRows && !(only_d_unaligned && narrow > 1)) return false;
   // At least one full wave of 2-CTA clusters of 256 x 256 output tiles.
   return p.k >= 512 && cluster_tiles(p, 256) >= caps.sm_count / 2;
 }
@@ -244,12 +244,13 @@ bool split_last_wave(const GemmProblem& p, int64_t clusters, EdgeSplit* out) {
 }  // namespace
 
 ConfigChoice select_config(const GemmProblem& p, const DeviceCaps& caps) {
-  const bool aligned = tma_addressable(p.a, p.lda, 0, p.ab_type) &&
-                       tma_addressable(p.b, p.ldb, 0, p.ab_type) &&
-                       tma_addressable(p.d, p.ldd, 0, p.c_type);
+  const bool operands_aligned =
+      tma_addressable(p.a, p.lda, 0, p.ab_type) && tma_addressable(p.b, p.ldb, 0, p.ab_type);
+  const bool d_aligned = tma_addressable(p.d, p.ldd, 0, p.c_type);
+  const bool aligned = operands_aligned && d_aligned;
   const bool cublas_fast_path = p.m % 16 == 0 && p.n % 16 == 0 && p.k % 16 == 0 && aligned;
   if (p.c_type != p.ab_type) return {-1, "fp32 output: cuBLAS (not measured)"};
-  if (large_tile_wins(p, caps, cublas_fast_path, aligned)) {
+  if (large_tile_wins(p, caps, cublas_fast_path, operands_aligned && !d_aligned)) {
     if (half_columns_win(p, caps))
       return {kHalfColumnsConfig,
               "off cuBLAS's fast path, 256x128 tiles fill the last wave better: measured faster"};

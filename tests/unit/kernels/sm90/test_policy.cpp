@@ -127,8 +127,8 @@ void small_shapes_and_short_k_stay_with_cublas(void**) {
 // Fewer than 256 rows on the narrow side (a decode: an LLM's vocabulary
 // projection at a few tokens) fill a sliver of each 256 x 256 tile: with A,
 // B and D aligned, however many tiles, cuBLAS keeps them off its fast path
-// too; with D unaligned (cuBLAS then on slow align-1 kernels) the kernel
-// takes them, but for one token (a GEMV).
+// too; with D alone unaligned (cuBLAS then on slow align-1 kernels) the
+// kernel takes them, but for one token.
 void skinny_calls_stay_with_cublas_where_it_is_aligned(void**) {
   const Case cases[] = {
       {32000, 1, 4096, 1, BF16, BF16, 132, false},   {32000, 24, 4096, 1, BF16, BF16, 132, false},
@@ -145,6 +145,12 @@ void skinny_calls_stay_with_cublas_where_it_is_aligned(void**) {
   p.ldc = p.ldd = 50257;
   assert_int_equal(bwgemm::sm90::select_config(p, caps).config, 0);
   p.n = 1;
+  assert_int_equal(bwgemm::sm90::select_config(p, caps).config, -1);
+  // An unaligned weight (a copy of it first) was not measured: cuBLAS.
+  p = problem({32000, 8, 4095, 1, BF16, BF16, 132, false});
+  p.trans_a = true;
+  p.lda = p.ldb = 4095;
+  p.ldc = p.ldd = 32000;
   assert_int_equal(bwgemm::sm90::select_config(p, caps).config, -1);
 }
 
