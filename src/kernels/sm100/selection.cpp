@@ -24,8 +24,13 @@ ConfigChoice choose_config(const GemmProblem& p, const DeviceCaps&, bool forced)
   const bool aligned = tma_addressable(p.a, p.lda, stride(p.stride_a), p.ab_type) &&
                        tma_addressable(p.b, p.ldb, stride(p.stride_b), p.ab_type) &&
                        tma_addressable(p.d, p.ldd, stride(p.stride_d), p.c_type);
-  if (large && aligned) return {0, "unmeasured default: products of 2^30 multiply-adds, aligned"};
-  return {-1, "unmeasured default: cuBLAS below 2^30 multiply-adds or unaligned"};
+  // Fewer than 256 rows on the narrow side (a decode's few tokens) fill a
+  // sliver of the pair's 256 x 256 tile: on sm_90 such calls ran at
+  // 0.43-0.76x cuBLAS on 256 x 256 tiles (docs/perf.md v32).
+  const bool narrow = p.m < 256 || p.n < 256;
+  if (large && aligned && !narrow)
+    return {0, "unmeasured default: products of 2^30 multiply-adds, aligned, m and n >= 256"};
+  return {-1, "unmeasured default: cuBLAS below 2^30 multiply-adds, unaligned or m or n < 256"};
 }
 
 }  // namespace bwgemm::sm100

@@ -19,8 +19,9 @@ bwgemmReason_t supports(const GemmProblem& p, const DeviceCaps& caps);
 // Nothing is measured on sm_100 yet (no Blackwell GPU has run the kernel):
 // under AUTO the family takes only what its one 2-CTA configuration was
 // designed for, products of at least 2^30 multiply-adds with every matrix
-// 16-byte aligned (no copy into a workspace, TMA stores); cuBLAS keeps the
-// rest. Forced: configuration 0 for anything supported.
+// 16-byte aligned (no copy into a workspace, TMA stores) and m and n at
+// least one 256-wide tile; cuBLAS keeps the rest. Forced: configuration 0 for
+// anything supported.
 ConfigChoice choose_config(const GemmProblem& p, const DeviceCaps& caps, bool forced);
 
 }  // namespace bwgemm::sm100

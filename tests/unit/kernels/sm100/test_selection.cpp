@@ -3,6 +3,8 @@
 // descriptor against worked values of the PTX ISA's f16 instruction
 // descriptor table, and where the family runs (dispatch with mocked
 // capabilities).
+#include <utility>
+
 #include "dispatch/plan.h"
 #include "kernels/sm100/instr_desc.h"
 #include "kernels/sm100/selection.h"
@@ -68,7 +70,8 @@ void dispatch_does_not_select_sm100_elsewhere(void**) {
 }
 
 // With nothing measured on sm_100, AUTO takes only large products of
-// 16-byte aligned matrices; forced, anything supported.
+// 16-byte aligned matrices at least 256 wide both ways; forced, anything
+// supported.
 void unmeasured_default_takes_large_aligned_products_only(void**) {
   const DeviceCaps c = caps(10, 0);
   GemmProblem p = problem(DType::BF16, DType::BF16);
@@ -78,6 +81,15 @@ void unmeasured_default_takes_large_aligned_products_only(void**) {
   p.k = 1023;
   assert_int_equal(sm100::choose_config(p, c, false).config, -1);
   assert_int_equal(sm100::choose_config(p, c, true).config, 0);
+  p = problem(DType::BF16, DType::BF16);
+  p.m = 128256;  // a decode through a vocabulary projection: 2^32 multiply-adds
+  p.n = 8;
+  p.ldc = p.ldd = 128256;
+  assert_int_equal(sm100::choose_config(p, c, false).config, -1);
+  std::swap(p.m, p.n);
+  p.lda = 4096;
+  p.ldc = p.ldd = 8;
+  assert_int_equal(sm100::choose_config(p, c, false).config, -1);
   p = problem(DType::BF16, DType::BF16);
   p.ldb = 4097;  // B not 16-byte aligned: it would need a copy
   assert_int_equal(sm100::choose_config(p, c, false).config, -1);
