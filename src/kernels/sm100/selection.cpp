@@ -11,7 +11,7 @@ bool runs_on(const DeviceCaps& caps) {
 }
 
 bwgemmReason_t supports(const GemmProblem&, const DeviceCaps& caps) {
-  // Every variant has the same shared-memory footprint.
+  // Every variant has the same shared-memory footprint and tile.
   if (caps.smem_per_block_optin < int(Config<__half, __half, false, false>::kSmemBytes))
     return BWGEMM_REASON_NO_KERNEL_FOR_ARCH;
   return BWGEMM_REASON_KERNEL_SELECTED;
@@ -24,10 +24,11 @@ ConfigChoice choose_config(const GemmProblem& p, const DeviceCaps&, bool forced)
   const bool aligned = tma_addressable(p.a, p.lda, stride(p.stride_a), p.ab_type) &&
                        tma_addressable(p.b, p.ldb, stride(p.stride_b), p.ab_type) &&
                        tma_addressable(p.d, p.ldd, stride(p.stride_d), p.c_type);
-  // Fewer than 256 rows on the narrow side (a decode's few tokens) fill a
-  // sliver of the pair's 256 x 256 tile: on sm_90 such calls ran at
-  // 0.43-0.76x cuBLAS on 256 x 256 tiles (docs/perf.md v32).
-  const bool narrow = p.m < 256 || p.n < 256;
+  // A side narrower than the pair's tile (a decode's few tokens) fills a
+  // sliver of it: on sm_90 such calls ran at 0.43-0.76x cuBLAS on 256 x 256
+  // tiles (docs/perf.md v32).
+  using Tile = Config<__half, __half, false, false>;
+  const bool narrow = p.m < Tile::kBlockRows * Tile::kRowCtas || p.n < Tile::kBlockCols;
   if (large && aligned && !narrow)
     return {0, "unmeasured default: products of 2^30 multiply-adds, aligned, m and n >= 256"};
   return {-1, "unmeasured default: cuBLAS below 2^30 multiply-adds, unaligned or m or n < 256"};

@@ -190,9 +190,10 @@ bool decode_wins(const GemmProblem& p, const DeviceCaps& caps) {
 // 0.91-1.00x, 16 tokens 0.82x, 14336 x 4096 0.93-0.98x, NN 0.87-0.92x:
 // cuBLAS keeps those. Measured with 132 SMs only: fewer keep cuBLAS.
 constexpr int64_t kDecodeFp16Weight = 8192;
+constexpr int64_t kDecodeFp16MaxTokens = 8;
 
 bool decode_fp16_square_wins(const GemmProblem& p, const DeviceCaps& caps) {
-  return p.ab_type == DType::F16 && p.trans_a && p.n <= kDecodeLongKMaxTokens &&
+  return p.ab_type == DType::F16 && p.trans_a && p.n <= kDecodeFp16MaxTokens &&
          p.m == kDecodeFp16Weight && p.k == kDecodeFp16Weight && target_sms(p, caps) >= 132 &&
          decode::check(p, caps) == BWGEMM_REASON_KERNEL_SELECTED;
 }

@@ -91,6 +91,16 @@ void unmeasured_default_takes_large_aligned_products_only(void**) {
   p.ldc = p.ldd = 8;
   assert_int_equal(sm100::choose_config(p, c, false).config, -1);
   p = problem(DType::BF16, DType::BF16);
+  p.n = 255;  // one column short of the pair's tile
+  assert_int_equal(sm100::choose_config(p, c, false).config, -1);
+  p.n = 256;
+  assert_int_equal(sm100::choose_config(p, c, false).config, 0);
+  p.n = 4096;
+  p.m = p.lda = p.ldc = p.ldd = 248;  // 8 rows short, still 16-byte aligned
+  assert_int_equal(sm100::choose_config(p, c, false).config, -1);
+  p.m = p.lda = p.ldc = p.ldd = 256;
+  assert_int_equal(sm100::choose_config(p, c, false).config, 0);
+  p = problem(DType::BF16, DType::BF16);
   p.ldb = 4097;  // B not 16-byte aligned: it would need a copy
   assert_int_equal(sm100::choose_config(p, c, false).config, -1);
   p = problem(DType::F16, DType::F16);
