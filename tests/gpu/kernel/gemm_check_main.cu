@@ -335,11 +335,12 @@ std::vector<GemmCase> small_cases() {
 }
 
 // Decode shapes (a few tokens against a weight, TN and NN, bf16 and fp16):
-// what the split-K configurations are for.
+// what the split-K configurations are for; 5120 rows are more of the decode
+// kernel's CTAs than fit at once on 132 SMs.
 std::vector<GemmCase> decode_cases() {
   std::vector<GemmCase> cases;
   const int64_t shapes[][3] = {
-      {4096, 16, 4096}, {4096, 1, 14336}, {2048, 64, 4096}, {4095, 8, 4101}};
+      {4096, 16, 4096}, {4096, 1, 14336}, {2048, 64, 4096}, {4095, 8, 4101}, {5120, 8, 4096}};
   int i = 0;
   for (const auto& s : shapes) {
     GemmCase c;
