@@ -225,13 +225,10 @@ void Bench::select(Path path) const {
     case Path::kBareLaunch: return;
     case Path::kDispatch: BENCH_CUBLAS(bwgemmSetThreadPolicy(BWGEMM_POLICY_AUTO)); return;
     case Path::kKernel: BENCH_CUBLAS(bwgemmSetThreadPolicy(BWGEMM_POLICY_FORCE_KERNEL)); return;
-    // A -lt shape's forwarding is measured as PyTorch meets it: decoded and
-    // planned under AUTO, then forwarded because cuBLAS is preferred at these
-    // sizes (FORCE_CUBLAS would skip the decoding).
-    case Path::kForward:
-      BENCH_CUBLAS(
-          bwgemmSetThreadPolicy(lt_shape_ ? BWGEMM_POLICY_AUTO : BWGEMM_POLICY_FORCE_CUBLAS));
-      return;
+    // Forwarding is measured as a program meets it: planned under AUTO (a
+    // -lt shape's descriptors decoded first), then forwarded because cuBLAS
+    // is preferred at these sizes (FORCE_CUBLAS would skip the plan).
+    case Path::kForward: BENCH_CUBLAS(bwgemmSetThreadPolicy(BWGEMM_POLICY_AUTO)); return;
   }
 }
 
