@@ -216,6 +216,18 @@ std::vector<Run> matrix() {
     d.out_of_place = i == 2;
     runs.push_back({d, 4, 0});
   }
+  // ... past one wave of two CTAs an SM, three an SM (decode/config.h,
+  // launch_shape; 10 CTAs on 4 SMs):
+  {
+    GemmCase d;
+    d.ab = d.c = DType::BF16;
+    d.ta = true;
+    d.m = 160;
+    d.n = 5;
+    d.k = 1096;
+    d.beta = 0.5f;
+    runs.push_back({d, 4, 0});
+  }
   // ... and its L2 prefetch: K past the 1024 prefetched (clamped), a device
   // alpha (none), K == 0 (nothing to prefetch; D = beta C).
   const int64_t prefetch_cases[][3] = {{40, 3, 1096}, {24, 8, 64}, {16, 2, 0}};
@@ -296,12 +308,13 @@ std::vector<Run> matrix() {
 // The decode kernel's L2 prefetches: with a host alpha != 0 and a
 // K-contiguous weight, the first Shape::prefetch_k of each weight row (K if
 // shorter), once per row and batch; none otherwise.
-std::string check_decode_prefetches(const HostGemm& g, const emu::RunResult& run) {
+std::string check_decode_prefetches(const HostGemm& g, const DeviceCaps& caps,
+                                    const emu::RunResult& run) {
   const float unused = 0.0f;
   const GemmProblem p =
       g.problem(g.a.data(), g.b.data(), const_cast<uint8_t*>(g.c_initial.data()), &unused, &unused);
   const KernelView v = to_kernel_view(p);
-  const decode::Shape& shape = decode::kShapes[decode::shape_for(v.rows, v.col_operand.mn_major)];
+  const decode::Shape& shape = decode::kShapes[decode::shape_of(p, caps)];
   using Range = std::pair<uintptr_t, uint32_t>;
   std::vector<Range> expected, issued;
   const int64_t k = std::min<int64_t>(shape.prefetch_k, v.depth);
@@ -399,7 +412,8 @@ int main(int argc, char** argv) {
     std::string bad = refused        ? (out.launched ? "launched a layout it cannot load" : "")
                       : out.launched ? g.check(out.c.data())
                                      : out.error;
-    if (bad.empty() && out.launched && decode_config) bad = check_decode_prefetches(g, out.run);
+    if (bad.empty() && out.launched && decode_config)
+      bad = check_decode_prefetches(g, DeviceCaps{0, 9, 0, int(r.sm_count), 232448}, out.run);
     if (!bad.empty()) {
       ++failures;
       std::printf("FAIL %s\n%s\n", name.c_str(), bad.c_str());

@@ -102,8 +102,11 @@ def decode(ab=r"[\w:]+", shape=r"\d+"):
 
 
 # 4 type pairs x the shapes of src/kernels/decode/config.h: 3 for a
-# K-contiguous weight, then 3 for a weight contiguous along its rows.
-DECODE_KERNELS = 4 * 6
+# K-contiguous weight, 3 for a weight contiguous along its rows, then the
+# first K-contiguous one three CTAs an SM.
+DECODE_K_MAJOR_SHAPES = "[0126]"
+DECODE_MN_MAJOR_SHAPES = "[345]"
+DECODE_KERNELS = 4 * 7
 
 
 @dataclass
@@ -238,17 +241,17 @@ RULES = [
     # nothing.
     Rule(
         "decode kernel, weight contiguous along its rows",
-        decode(shape="[345]"),
+        decode(shape=DECODE_MN_MAJOR_SHAPES),
         require=[r"^MOVM\.16\.MT88\b"],
         forbid=[r"^UBLKPF\b"],
-        count=DECODE_KERNELS // 2,
+        count=4 * 3,
     ),
     Rule(
         "decode kernel, K-contiguous weight",
-        decode(shape="[012]"),
+        decode(shape=DECODE_K_MAJOR_SHAPES),
         require=[r"^UBLKPF\.L2\b"],
         forbid=[r"^MOVM\b"],
-        count=DECODE_KERNELS // 2,
+        count=4 * 4,
     ),
     Rule(
         "decode fp16 operands",

@@ -11,6 +11,7 @@
 
 #include "core/problem.h"
 #include "kernels/common/launch_params.h"
+#include "kernels/common/waves.h"
 
 namespace bwgemm {
 
@@ -18,9 +19,6 @@ struct EdgeSplit {
   GemmProblem body;  // whole cluster tiles
   GemmProblem edge;  // the remainder
 };
-
-// The waves `tiles` cluster tiles take on `clusters` clusters (> 0).
-inline int64_t waves(int64_t tiles, int64_t clusters) { return (tiles + clusters - 1) / clusters; }
 
 // p as a body of cuBLAS's first `keep` columns of op(B), C and D (the view's
 // rows, kernel_view.h) and an edge of the rest, 0 < keep < p.n.

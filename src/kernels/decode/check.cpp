@@ -26,4 +26,9 @@ int64_t ctas(const GemmProblem& p) {
   return col_blocks(v.cols, kShapes[shape_for(v.rows, v.col_operand.mn_major)]) * v.batch;
 }
 
+int shape_of(const GemmProblem& p, const DeviceCaps& caps) {
+  const KernelView v = to_kernel_view(p);
+  return launch_shape(shape_for(v.rows, v.col_operand.mn_major), ctas(p), caps.sm_count);
+}
+
 }  // namespace bwgemm::decode

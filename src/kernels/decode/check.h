@@ -22,7 +22,9 @@ bwgemmReason_t check(const GemmProblem& p, const DeviceCaps& caps);
 
 // The CTAs a launch for `p` (check()ed) takes: one per 16 weight rows, or 32
 // for a weight contiguous along its rows (config.h), and per batch. Two fit
-// an SM.
+// an SM, or three (shape_of's kThreeAnSmShape).
 int64_t ctas(const GemmProblem& p);
+// The shape (config.h) a launch for `p` (check()ed) runs on the device.
+int shape_of(const GemmProblem& p, const DeviceCaps& caps);
 
 }  // namespace bwgemm::decode

@@ -8,6 +8,8 @@
 
 #include <cstdint>
 
+#include "kernels/common/waves.h"
+
 namespace bwgemm::decode {
 
 // The most tokens (cuBLAS's n) the kernel takes.
@@ -34,10 +36,12 @@ struct Shape {
 
 // <= 8, <= 16 and <= 32 tokens, K-contiguous weight (the unroll and shape of
 // each measured against others on an H100: docs/perf.md v11), then the same
-// for a weight contiguous along its rows (docs/perf.md v19).
+// for a weight contiguous along its rows (docs/perf.md v19), then <= 8 tokens
+// of a K-contiguous weight past one wave of the first (launch_shape).
 inline constexpr Shape kShapes[] = {{1, 1, 8, 2, false, 1024}, {2, 1, 2, 2, false, 1024},
                                     {4, 1, 1, 2, false, 1024}, {1, 2, 8, 2, true, 0},
-                                    {2, 2, 1, 2, true, 0},     {4, 2, 1, 2, true, 0}};
+                                    {2, 2, 1, 2, true, 0},     {4, 2, 1, 2, true, 0},
+                                    {1, 1, 8, 3, false, 1024}};
 constexpr int kShapeCount = int(sizeof kShapes / sizeof kShapes[0]);
 
 // Weight rows per CTA, and CTAs per batch for `cols` weight rows.
@@ -54,6 +58,26 @@ constexpr uint32_t smem_bytes(const Shape& s) {
 // The shape for `tokens` (1 .. kMaxTokens) and the weight's layout.
 constexpr int shape_for(int64_t tokens, bool weight_mn_major) {
   return (tokens <= 8 ? 0 : tokens <= 16 ? 1 : 2) + (weight_mn_major ? 3 : 0);
+}
+
+// The shape a launch of `ctas` CTAs of shape_for's `shape` on `sm_count` SMs
+// runs. Past one wave of shape 0 (two CTAs an SM), the same CTAs three an SM
+// (at most 85 registers a thread, no spills) where their waves are as full
+// or fuller. On an H200, TN bf16 at 1 / 8 tokens (docs/perf.md v33): 6144 x
+// 4096 ran 13.9 / 14.4 us against 15.2 / 16.4 two an SM, 11008 x 4096 24.1 /
+// 25.2 against 24.7 / 26.1, 5120 x 4096 13.5 / 13.9 against 14.3 / 15.1;
+// 8192 x 8192, whose two-an-SM waves are full, 35.4 against 33.4. Within one
+// wave three an SM leave SMs idle (4096 x 4096: 12.4 against 9.5 us).
+constexpr int kThreeAnSmShape = 6;
+static_assert(cta_cols(kShapes[kThreeAnSmShape]) == cta_cols(kShapes[0]) &&
+                  kShapes[kThreeAnSmShape].prefetch_k == kShapes[0].prefetch_k,
+              "shape 0's CTAs (ctas(), the prefetch), three an SM");
+constexpr int launch_shape(int shape, int64_t ctas, int sm_count) {
+  const int64_t two = int64_t(kShapes[0].min_ctas_per_sm) * sm_count;
+  const int64_t three = int64_t(kShapes[kThreeAnSmShape].min_ctas_per_sm) * sm_count;
+  return shape == 0 && ctas > two && wave_fill(ctas, three) >= wave_fill(ctas, two)
+             ? kThreeAnSmShape
+             : shape;
 }
 
 template <class AB_, class Out_, int kShape_>

@@ -6,6 +6,7 @@
 
 #include "core/log.h"
 #include "kernels/common/launch_params.h"
+#include "kernels/decode/check.h"
 #include "kernels/decode/config.h"
 #include "kernels/decode/variants.h"
 
@@ -14,8 +15,9 @@ namespace {
 
 std::atomic<bool> g_launch_failure_warned{false};
 
-DecodeKernel kernel_of(const KernelView& v) {
-  return kernel_for(v.ab_type, v.out_type, shape_for(v.rows, v.col_operand.mn_major));
+// Every shape is built for the same type pairs.
+DecodeKernel kernel_of(const KernelView& v, int shape) {
+  return kernel_for(v.ab_type, v.out_type, shape);
 }
 
 }  // namespace
@@ -48,12 +50,15 @@ DecodeParams make_params(const KernelView& v, int shape) {
   return d;
 }
 
-bool has_kernel(const GemmProblem& p) { return kernel_of(to_kernel_view(p)) != nullptr; }
-
-LaunchResult launch(const GemmProblem& p) {
+bool has_kernel(const GemmProblem& p) {
   const KernelView v = to_kernel_view(p);
-  const int shape = shape_for(v.rows, v.col_operand.mn_major);
-  const DecodeKernel kernel = kernel_of(v);
+  return kernel_of(v, shape_for(v.rows, v.col_operand.mn_major)) != nullptr;
+}
+
+LaunchResult launch(const GemmProblem& p, const DeviceCaps& caps) {
+  const KernelView v = to_kernel_view(p);
+  const int shape = shape_of(p, caps);
+  const DecodeKernel kernel = kernel_of(v, shape);
   if (kernel == nullptr) return {LaunchStatus::kForward, BWGEMM_REASON_LAUNCH_FAILED};
   const DecodeParams params = make_params(v, shape);
   const cudaError_t err = enqueue_decode(kernel, unsigned(params.col_blocks * v.batch),

@@ -2,6 +2,7 @@
 // The decode kernel's host side: its parameter block and its launch.
 #pragma once
 
+#include "core/device_caps.h"
 #include "core/problem.h"
 #include "kernels/common/kernel_view.h"
 #include "kernels/decode/params.h"
@@ -19,6 +20,6 @@ bool has_kernel(const GemmProblem& p);
 
 // Enqueues the kernel on p.stream: kEnqueued, or kForward with LAUNCH_FAILED
 // (nothing enqueued; the caller decides where the call goes).
-LaunchResult launch(const GemmProblem& p);
+LaunchResult launch(const GemmProblem& p, const DeviceCaps& caps);
 
 }  // namespace bwgemm::decode

@@ -56,7 +56,7 @@ bool launch_split(const GemmProblem& p, const DeviceCaps& caps, int config, Erro
     return false;
   // The body is on the stream: the call can no longer go to cuBLAS whole.
   const bool enqueued = edge_decodes
-                            ? decode::launch(edge_problem).status == LaunchStatus::kEnqueued
+                            ? decode::launch(edge_problem, caps).status == LaunchStatus::kEnqueued
                             : launch_persistent(*edge_variant, edge, caps, p.sm_count_target,
                                                 p.stream) == cudaSuccess;
   *out = enqueued ? LaunchResult{LaunchStatus::kEnqueued, BWGEMM_REASON_KERNEL_SELECTED}
@@ -66,7 +66,7 @@ bool launch_split(const GemmProblem& p, const DeviceCaps& caps, int config, Erro
 
 LaunchResult launch(const GemmProblem& p, const DeviceCaps& caps, int config,
                     ErrorFlag error_flag) {
-  if (config == kDecodeConfig) return decode::launch(p);
+  if (config == kDecodeConfig) return decode::launch(p, caps);
   LaunchResult split;
   if (launch_split(p, caps, config, error_flag, &split)) return split;
   return launch_gemm(kCatalog, p, caps, config, error_flag);

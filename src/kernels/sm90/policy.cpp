@@ -5,6 +5,7 @@
 
 #include "kernels/common/launch_params.h"
 #include "kernels/decode/check.h"
+#include "kernels/decode/config.h"
 #include "kernels/sm90/config.h"
 #include "kernels/sm90/variants.h"
 
@@ -60,7 +61,7 @@ bool large_tile_wins(const GemmProblem& p, const DeviceCaps& caps, bool cublas_f
 double wave_fill(const GemmProblem& p, const DeviceCaps& caps, int64_t cols) {
   const int64_t tiles = cluster_tiles(p, cols);
   const int64_t clusters = caps.sm_count / 2 > 0 ? caps.sm_count / 2 : 1;
-  return double(tiles) / double(waves(tiles, clusters) * clusters);
+  return bwgemm::wave_fill(tiles, clusters);
 }
 
 // The large-tile class on 256 x 128 cluster tiles (sm90_256x128x64_5stage_2cta)
@@ -190,12 +191,35 @@ bool decode_wins(const GemmProblem& p, const DeviceCaps& caps) {
 // 0.91-1.00x, 16 tokens 0.82x, 14336 x 4096 0.93-0.98x, NN 0.87-0.92x:
 // cuBLAS keeps those. Measured with 132 SMs only: fewer keep cuBLAS.
 constexpr int64_t kDecodeFp16Weight = 8192;
+constexpr int kDecodeMeasuredSms = 132;  // the SMs of the H200 these rules were measured on
 constexpr int64_t kDecodeFp16MaxTokens = 8;
 
 bool decode_fp16_square_wins(const GemmProblem& p, const DeviceCaps& caps) {
   return p.ab_type == DType::F16 && p.trans_a && p.n <= kDecodeFp16MaxTokens &&
-         p.m == kDecodeFp16Weight && p.k == kDecodeFp16Weight && target_sms(p, caps) >= 132 &&
+         p.m == kDecodeFp16Weight && p.k == kDecodeFp16Weight &&
+         target_sms(p, caps) >= kDecodeMeasuredSms &&
          decode::check(p, caps) == BWGEMM_REASON_KERNEL_SELECTED;
+}
+
+// TN decode at <= 8 tokens (K <= 4096) from a weight whose decode-kernel CTAs
+// fill one wave three an SM (decode/config.h, launch_shape) to 95 % or more:
+// Llama-3's fused QKV projection, 6144 x 4096, on an H200 (docs/perf.md v33).
+// The kernel forced, bf16, 1 / 8 tokens: 13.9 / 14.4 us against cuBLAS's 15.1
+// / 14.8 (1.09x / 1.03x). Other grids keep cuBLAS: 5120 x 4096 (0.81 of a
+// wave) 0.93-0.95x, 11008 x 4096 0.97-1.04x, 14336 x 4096 (two an SM)
+// 0.89-0.95x.
+// Measured with 132 SMs only.
+constexpr double kDecodeThreeAnSmFill = 0.95;
+
+bool decode_three_an_sm_wins(const GemmProblem& p, const DeviceCaps& caps) {
+  if (!p.trans_a || p.k > kDecodeLongK || target_sms(p, caps) < kDecodeMeasuredSms ||
+      decode::check(p, caps) != BWGEMM_REASON_KERNEL_SELECTED ||
+      decode::shape_of(p, caps) != decode::kThreeAnSmShape)
+    return false;
+  const int64_t wave =
+      int64_t(decode::kShapes[decode::kThreeAnSmShape].min_ctas_per_sm) * caps.sm_count;
+  const int64_t ctas = decode::ctas(p);
+  return ctas <= wave && double(ctas) >= kDecodeThreeAnSmFill * double(wave);
 }
 
 // Decode from a 4096 x 4096 weight at 17..32 tokens TN, 11..32 NN: the
@@ -272,6 +296,10 @@ ConfigChoice select_config(const GemmProblem& p, const DeviceCaps& caps) {
     return {kDecodeConfig,
             "TN fp16 decode, <= 8 tokens, 8192 x 8192 weight (cuBLAS's fp16 kernel slow there): "
             "the decode kernel measured faster"};
+  if (decode_three_an_sm_wins(p, caps))
+    return {kDecodeConfig,
+            "TN decode, <= 8 tokens, K <= 4096, one wave of the decode kernel three CTAs an SM "
+            "(6144 x 4096): the decode kernel measured faster"};
   if (decode_pair_wins(p, caps))
     return {kDecodePairConfig,
             "decode, 17..32 tokens (TN) or 11..32 (NN), 4096 x 4096 weight: the split-K pair "

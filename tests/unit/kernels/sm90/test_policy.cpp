@@ -10,6 +10,7 @@
 
 #include "kernels/common/kernel_view.h"
 #include "kernels/decode/check.h"
+#include "kernels/decode/config.h"
 #include "kernels/sm90/policy.h"
 #include "kernels/sm90/selection.h"
 #include "kernels/sm90/variants.h"
@@ -324,6 +325,45 @@ void decode_kernel_takes_few_tokens_in_one_wave(void**) {
 // 0.97 of three); not where 256 x 256 tiles fill their waves, nor where B is
 // read by row classes (GPT-2's input gradient, ldb 50257), which count the
 // half-wide tiles slower.
+// TN decode with <= 8 tokens and K <= 4096 from a weight whose decode-kernel
+// CTAs fill 95 % or more of one wave three an SM (377..396 CTAs of 16 rows
+// on 132 SMs: 6032..6336 rows) runs the decode kernel three CTAs an SM;
+// emptier or fuller grids, more tokens, longer K, NN and fewer SMs keep
+// cuBLAS.
+void decode_kernel_three_an_sm_takes_a_full_wave(void**) {
+  const DeviceCaps caps{0, 9, 0, 132, 232448};
+  const auto tn = [](int64_t m, int64_t n, int64_t k, bwgemm::DType t) {
+    GemmProblem p = problem({m, n, k, 1, t, t, 132, false});
+    p.trans_a = true;
+    p.lda = p.ldb = k;
+    p.ldc = p.ldd = m;
+    return p;
+  };
+  for (bwgemm::DType t : {BF16, F16})
+    for (int64_t n : {1, 8}) {
+      const GemmProblem p = tn(6144, n, 4096, t);
+      const bwgemm::ConfigChoice c = bwgemm::sm90::select_config(p, caps);
+      assert_int_equal(c.config, bwgemm::sm90::kDecodeConfig);
+      assert_non_null(std::strstr(c.rule, "three CTAs an SM"));
+      assert_int_equal(bwgemm::decode::shape_of(p, caps), bwgemm::decode::kThreeAnSmShape);
+    }
+  assert_int_equal(bwgemm::sm90::select_config(tn(6032, 8, 4096, BF16), caps).config,
+                   bwgemm::sm90::kDecodeConfig);  // 377 CTAs
+  assert_int_equal(bwgemm::sm90::select_config(tn(6336, 8, 4096, BF16), caps).config,
+                   bwgemm::sm90::kDecodeConfig);  // 396
+  assert_int_equal(bwgemm::sm90::select_config(tn(6016, 8, 4096, BF16), caps).config, -1);
+  assert_int_equal(bwgemm::sm90::select_config(tn(6352, 8, 4096, BF16), caps).config, -1);
+  assert_int_equal(bwgemm::sm90::select_config(tn(5120, 1, 4096, BF16), caps).config, -1);
+  assert_int_equal(bwgemm::sm90::select_config(tn(6144, 9, 4096, BF16), caps).config, -1);
+  assert_int_equal(bwgemm::sm90::select_config(tn(6144, 8, 4104, BF16), caps).config, -1);
+  GemmProblem nn = tn(6144, 8, 4096, BF16);
+  nn.trans_a = false;
+  nn.lda = 6144;
+  assert_int_equal(bwgemm::sm90::select_config(nn, caps).config, -1);
+  const DeviceCaps h100_pcie{0, 9, 0, 114, 232448};
+  assert_int_equal(bwgemm::sm90::select_config(tn(6144, 8, 4096, BF16), h100_pcie).config, -1);
+}
+
 void half_columns_where_they_fill_the_last_wave(void**) {
   const DeviceCaps caps{0, 9, 0, 132, 232448};
   const int half = bwgemm::sm90::config_by_name("sm90_256x128x64_5stage_2cta");
@@ -675,6 +715,7 @@ int main() {
       cmocka_unit_test(fp32_outputs_stay_with_cublas),
       cmocka_unit_test(the_wave_scales_with_the_sms_and_the_batch),
       cmocka_unit_test(decode_rows_say_cublas_with_their_rule),
+      cmocka_unit_test(decode_kernel_three_an_sm_takes_a_full_wave),
       cmocka_unit_test(half_columns_where_they_fill_the_last_wave),
       cmocka_unit_test(a_named_configuration_replaces_the_choice),
       cmocka_unit_test(row_windows_for_unaligned_mn_major_b),
