@@ -62,12 +62,15 @@ constexpr int shape_for(int64_t tokens, bool weight_mn_major) {
 
 // The shape a launch of `ctas` CTAs of shape_for's `shape` on `sm_count` SMs
 // runs. Past one wave of shape 0 (two CTAs an SM), the same CTAs three an SM
-// (at most 85 registers a thread, no spills) where their waves are as full
-// or fuller. On an H200, TN bf16 at 1 / 8 tokens (docs/perf.md v33): 6144 x
-// 4096 ran 13.9 / 14.4 us against 15.2 / 16.4 two an SM, 11008 x 4096 24.1 /
-// 25.2 against 24.7 / 26.1, 5120 x 4096 13.5 / 13.9 against 14.3 / 15.1;
-// 8192 x 8192, whose two-an-SM waves are full, 35.4 against 33.4. Within one
-// wave three an SM leave SMs idle (4096 x 4096: 12.4 against 9.5 us).
+// (80 registers a thread under the launch bounds, no spills) where their
+// waves are as full or fuller. On an H200, TN bf16 at 1 / 8 tokens
+// (docs/perf.md v33): 6144 x 4096 ran 13.9 / 14.4 us against 15.2 / 16.4 two
+// an SM, 11008 x 4096 24.1 / 25.2 against 24.7 / 26.1, 5120 x 4096 13.5 /
+// 13.9 against 14.3 / 15.1; 8192 x 8192, whose two-an-SM waves are full,
+// 35.4 against 33.4. 14336 x 4096 (0.85 of four waves two an SM, 0.75 of
+// three at three) ran 31.2 / 31.7 against 32.1 / 33.4 but keeps two an SM
+// (cuBLAS runs it). Within one wave three an SM lost (4096 x 4096: 12.4
+// against 9.5 us; SMs left idle, a guess).
 constexpr int kThreeAnSmShape = 6;
 static_assert(cta_cols(kShapes[kThreeAnSmShape]) == cta_cols(kShapes[0]) &&
                   kShapes[kThreeAnSmShape].prefetch_k == kShapes[0].prefetch_k,
