@@ -377,14 +377,14 @@ int main(int argc, char** argv) {
     if (filter != nullptr && name.find(filter) == std::string::npos) continue;
     const HostGemm g(r.c, case_seed);
     const bool decode_config = config == sm90::kDecodeConfig;
+    const DeviceCaps sm90_caps{0, 9, 0, int(r.sm_count), 232448};
     if (config >= 0) {
       const float unused = 0.0f;
       const GemmProblem p = g.problem(g.a.data(), g.b.data(),
                                       const_cast<uint8_t*>(g.c_initial.data()), &unused, &unused);
       const KernelView v = to_kernel_view(p);
       const bool takes = decode_config
-                             ? decode::check(p, DeviceCaps{0, 9, 0, int(r.sm_count), 232448}) ==
-                                   BWGEMM_REASON_KERNEL_SELECTED
+                             ? decode::check(p, sm90_caps) == BWGEMM_REASON_KERNEL_SELECTED
                              : sm90::config_compiled(config, variant_key(v)) &&
                                    sm90::tile_shape(config, r.c.c).takes_rows(v.rows);
       if (!takes) {
@@ -413,7 +413,7 @@ int main(int argc, char** argv) {
                       : out.launched ? g.check(out.c.data())
                                      : out.error;
     if (bad.empty() && out.launched && decode_config)
-      bad = check_decode_prefetches(g, DeviceCaps{0, 9, 0, int(r.sm_count), 232448}, out.run);
+      bad = check_decode_prefetches(g, sm90_caps, out.run);
     if (!bad.empty()) {
       ++failures;
       std::printf("FAIL %s\n%s\n", name.c_str(), bad.c_str());

@@ -75,9 +75,12 @@ constexpr int kThreeAnSmShape = 6;
 static_assert(cta_cols(kShapes[kThreeAnSmShape]) == cta_cols(kShapes[0]) &&
                   kShapes[kThreeAnSmShape].prefetch_k == kShapes[0].prefetch_k,
               "shape 0's CTAs (ctas(), the prefetch), three an SM");
+// The CTAs of `shape` that fit `sm_count` SMs at once: one wave.
+constexpr int64_t wave_ctas(int shape, int sm_count) {
+  return int64_t(kShapes[shape].min_ctas_per_sm) * sm_count;
+}
 constexpr int launch_shape(int shape, int64_t ctas, int sm_count) {
-  const int64_t two = int64_t(kShapes[0].min_ctas_per_sm) * sm_count;
-  const int64_t three = int64_t(kShapes[kThreeAnSmShape].min_ctas_per_sm) * sm_count;
+  const int64_t two = wave_ctas(0, sm_count), three = wave_ctas(kThreeAnSmShape, sm_count);
   return shape == 0 && ctas > two && wave_fill(ctas, three) >= wave_fill(ctas, two)
              ? kThreeAnSmShape
              : shape;

@@ -217,8 +217,7 @@ bool decode_three_an_sm_wins(const GemmProblem& p, const DeviceCaps& caps) {
       decode::check(p, caps) != BWGEMM_REASON_KERNEL_SELECTED ||
       decode::shape_of(p, caps) != decode::kThreeAnSmShape)
     return false;
-  const int64_t wave =
-      int64_t(decode::kShapes[decode::kThreeAnSmShape].min_ctas_per_sm) * caps.sm_count;
+  const int64_t wave = decode::wave_ctas(decode::kThreeAnSmShape, caps.sm_count);
   const int64_t ctas = decode::ctas(p);
   return ctas <= wave && double(ctas) >= kDecodeThreeAnSmFill * double(wave);
 }
