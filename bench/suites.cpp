@@ -128,6 +128,59 @@ Suite decode_suite() {
   return s;
 }
 
+// Decode through the projections of open models as an unchanged PyTorch
+// program runs them (bf16, TN: nn.Linear's [out, in] weight; m = out
+// features, k = in features), at 1, 4 and 8 tokens. Hugging Face
+// transformers runs each projection on its own; serving engines fuse q, k, v
+// into one weight and gate with up (the "fused" rows). Sizes from each
+// model's config.json: hidden, intermediate, and heads (q) and key/value
+// heads (k, v) times the head size. Qwen's q, k and v carry a bias, which
+// PyTorch sends through cublasLtMatmul; here they run without.
+struct ModelWeight {
+  int64_t out, in;
+  const char* what;
+};
+constexpr ModelWeight kModelWeights[] = {
+    {4096, 4096, "Llama-2-7B, Llama-3-8B, Mistral-7B: q and o (Llama-2 also k, v)"},
+    {1024, 4096, "Llama-3-8B, Mistral-7B: k and v"},
+    {6144, 4096, "Llama-3-8B, Mistral-7B: q, k, v fused"},
+    {14336, 4096, "Llama-3-8B, Mistral-7B: gate and up"},
+    {28672, 4096, "Llama-3-8B, Mistral-7B: gate and up fused"},
+    {4096, 14336, "Llama-3-8B, Mistral-7B: down"},
+    {12288, 4096, "Llama-2-7B: q, k, v fused"},
+    {11008, 4096, "Llama-2-7B: gate and up"},
+    {22016, 4096, "Llama-2-7B: gate and up fused"},
+    {4096, 11008, "Llama-2-7B: down"},
+    {5120, 5120, "Llama-2-13B: q, k, v and o"},
+    {15360, 5120, "Llama-2-13B: q, k, v fused"},
+    {13824, 5120, "Llama-2-13B: gate and up"},
+    {27648, 5120, "Llama-2-13B: gate and up fused"},
+    {5120, 13824, "Llama-2-13B: down"},
+    {3584, 3584, "Qwen2.5-7B: q and o"},
+    {512, 3584, "Qwen2.5-7B: k and v"},
+    {4608, 3584, "Qwen2.5-7B: q, k, v fused"},
+    {18944, 3584, "Qwen2.5-7B: gate and up"},
+    {37888, 3584, "Qwen2.5-7B: gate and up fused"},
+    {3584, 18944, "Qwen2.5-7B: down"},
+    {3072, 3072, "Phi-3-mini: o"},
+    {9216, 3072, "Phi-3-mini: q, k, v (fused in the model)"},
+    {16384, 3072, "Phi-3-mini: gate and up (fused in the model)"},
+    {3072, 8192, "Phi-3-mini: down"},
+};
+constexpr int64_t kModelTokens[] = {1, 4, 8};
+
+Suite models_suite() {
+  Suite s = named("models",
+                  "decode at 1, 4 and 8 tokens through the projections of Llama-2-7B/13B, "
+                  "Llama-3-8B, Mistral-7B, Qwen2.5-7B and Phi-3-mini, bf16 TN; also eager and "
+                  "graph rates");
+  s.rates = true;
+  for (const ModelWeight& w : kModelWeights)
+    for (int64_t n : kModelTokens)
+      s.shapes.push_back(make(w.out, n, w.in, {T, N}, DType::kBF16, w.what));
+  return s;
+}
+
 // Sizes off every tile multiple. In TN, lda = ldb = k and ldc = m at their
 // minimum, so an odd k or m gives unaligned leading dimensions (which bwgemm's
 // kernels may forward to cuBLAS); each shape is also run with the leading
@@ -267,8 +320,8 @@ Layout layout_of(const Shape& s) {
 
 const std::vector<Suite>& builtin_suites() {
   static const std::vector<Suite> suites = {seed_suite(),  llm_suite(),    k_sweep_suite(),
-                                            small_suite(), decode_suite(), odd_suite(),
-                                            gpt2_suite(),  host_suite()};
+                                            small_suite(), decode_suite(), models_suite(),
+                                            odd_suite(),   gpt2_suite(),   host_suite()};
   return suites;
 }
 

@@ -46,7 +46,7 @@ if want bench; then
   # Every suite, in three runs so that one failing run does not cost the
   # others' numbers; each takes a few minutes at most on an H100 (the
   # estimates are in bench/README.md) and is stopped at 8.
-  for run in large:seed,llm,k-sweep odd:odd,gpt2 small:small,decode,host; do
+  for run in large:seed,llm,k-sweep odd:odd,gpt2 small:small,decode,models,host; do
     name=bench-${run%%:*}
     step "$name" 480 "$build/bench/bwgemm-bench" --suite "${run#*:}" --csv "$results/$name.csv"
     [ -s "$results/$name.csv" ] && step "plot-${run%%:*}" 120 python3 bench/plot.py "$results/$name.csv"

@@ -112,6 +112,30 @@ void decode_suite_is_the_issue_grid() {
           CHECK(seen.count({mk.first, n, mk.second, op, dtype}) == 1);
 }
 
+// The models suite: every weight once per token count, bf16 TN (PyTorch's
+// Linear), with rates.
+void models_suite_is_decode_through_pytorch_weights() {
+  const bench::Suite* models = nullptr;
+  for (const bench::Suite& s : bench::builtin_suites())
+    if (s.name == "models") models = &s;
+  CHECK(models != nullptr);
+  if (models == nullptr) return;
+  CHECK(models->rates);
+  CHECK(models->shapes.size() % 3 == 0 && models->shapes.size() >= 3 * 20);
+  std::set<std::tuple<int64_t, int64_t, int64_t>> seen;
+  std::set<int64_t> tokens;
+  for (const bench::Shape& s : models->shapes) {
+    seen.insert({s.m, s.n, s.k});
+    tokens.insert(s.n);
+    CHECK(bench::op_name(s) == "TN" && s.dtype == bench::DType::kBF16);
+    CHECK(s.batch == 1 && s.ld == bench::LdMode::kMin && !s.note.empty());
+  }
+  CHECK(seen.size() == models->shapes.size());
+  CHECK((tokens == std::set<int64_t>{1, 4, 8}));
+  for (auto mk : {std::pair<int64_t, int64_t>{6144, 4096}, {11008, 4096}, {5120, 5120}})
+    CHECK(seen.count({mk.first, 1, mk.second}) == 1);
+}
+
 // The issue's held-to calls: each gpt2 call at 50257 against the same call at
 // 50304, the odd suite's minimal-ld k = 4096 shapes against 4096^3 in their op
 // pair; nothing else has a baseline.
@@ -165,6 +189,7 @@ int main() {
   operand_sets_exceed_three_l2();
   set_bytes_cover_the_padded_operands();
   decode_suite_is_the_issue_grid();
+  models_suite_is_decode_through_pytorch_weights();
   if (g_failures != 0) {
     std::fprintf(stderr, "test_traffic: %d check(s) failed\n", g_failures);
     return 1;
