@@ -228,6 +228,20 @@ std::vector<Run> matrix() {
     d.beta = 0.5f;
     runs.push_back({d, 4, 0});
   }
+  // ... in 8-row halves (launch_shape): two an SM (20 rows, 3 halves on 4
+  // SMs, the last of 4 rows; K off a step) and three an SM (67 rows, 9
+  // halves for 5 blocks), fp16, beta != 0:
+  const int64_t halves[][3] = {{20, 3, 200}, {67, 8, 1096}};
+  for (const auto& h : halves) {
+    GemmCase d;
+    d.ab = d.c = DType::F16;
+    d.ta = true;
+    d.m = h[0];
+    d.n = h[1];
+    d.k = h[2];
+    d.beta = -0.5f;
+    runs.push_back({d, 4, 0});
+  }
   // ... and its L2 prefetch: K past the 1024 prefetched (clamped), a device
   // alpha (none), K == 0 (nothing to prefetch; D = beta C).
   const int64_t prefetch_cases[][3] = {{40, 3, 1096}, {24, 8, 64}, {16, 2, 0}};

@@ -103,10 +103,11 @@ def decode(ab=r"[\w:]+", shape=r"\d+"):
 
 # 4 type pairs x the shapes of src/kernels/decode/config.h: 3 for a
 # K-contiguous weight, 3 for a weight contiguous along its rows, then the
-# first K-contiguous one three CTAs an SM.
-DECODE_K_MAJOR_SHAPES = "[0126]"
+# first K-contiguous one three CTAs an SM, and in 8-row blocks two and three
+# an SM.
+DECODE_K_MAJOR_SHAPES = "[012678]"
 DECODE_MN_MAJOR_SHAPES = "[345]"
-DECODE_KERNELS = 4 * 7
+DECODE_KERNELS = 4 * 9
 
 
 @dataclass
@@ -251,7 +252,7 @@ RULES = [
         decode(shape=DECODE_K_MAJOR_SHAPES),
         require=[r"^UBLKPF\.L2\b"],
         forbid=[r"^MOVM\b"],
-        count=4 * 4,
+        count=4 * 6,
     ),
     Rule(
         "decode fp16 operands",

@@ -20,9 +20,10 @@ namespace bwgemm::decode {
 // UNSUPPORTED_LAYOUT.
 bwgemmReason_t check(const GemmProblem& p, const DeviceCaps& caps);
 
-// The CTAs a launch for `p` (check()ed) takes: one per 16 weight rows, or 32
-// for a weight contiguous along its rows (config.h), and per batch. Two fit
-// an SM, or three (shape_of's kThreeAnSmShape).
+// The CTAs of shape_for's shape for `p` (check()ed): one per 16 weight rows,
+// or 32 for a weight contiguous along its rows (config.h), and per batch. Two
+// fit an SM, or three (shape_of's kThreeAnSmShape); the launch may cut them
+// into 8-row halves (kHalfBlocksShape), twice as many CTAs.
 int64_t ctas(const GemmProblem& p);
 // The shape (config.h) a launch for `p` (check()ed) runs on the device.
 int shape_of(const GemmProblem& p, const DeviceCaps& caps);

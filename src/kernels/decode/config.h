@@ -32,20 +32,24 @@ struct Shape {
   // K-contiguous weight (docs/perf.md v21); a CTA of the NN shapes is resident
   // beside the previous grid from its start, where a prefetch only competes.
   int prefetch_k;
+  // Weight rows per block: 16 (the mma's M), or 8 (its rows 8..15 zeros: half
+  // the bytes a CTA, so that a weight spreads more evenly over the SMs).
+  int block_rows = 16;
 };
 
 // <= 8, <= 16 and <= 32 tokens, K-contiguous weight (the unroll and shape of
 // each measured against others on an H100: docs/perf.md v11), then the same
 // for a weight contiguous along its rows (docs/perf.md v19), then <= 8 tokens
-// of a K-contiguous weight past one wave of the first (launch_shape).
-inline constexpr Shape kShapes[] = {{1, 1, 8, 2, false, 1024}, {2, 1, 2, 2, false, 1024},
-                                    {4, 1, 1, 2, false, 1024}, {1, 2, 8, 2, true, 0},
-                                    {2, 2, 1, 2, true, 0},     {4, 2, 1, 2, true, 0},
-                                    {1, 1, 8, 3, false, 1024}};
+// of a K-contiguous weight past one wave of the first, and in blocks of 8
+// rows two and three an SM (launch_shape).
+inline constexpr Shape kShapes[] = {
+    {1, 1, 8, 2, false, 1024}, {2, 1, 2, 2, false, 1024},    {4, 1, 1, 2, false, 1024},
+    {1, 2, 8, 2, true, 0},     {2, 2, 1, 2, true, 0},        {4, 2, 1, 2, true, 0},
+    {1, 1, 8, 3, false, 1024}, {1, 1, 8, 2, false, 1024, 8}, {1, 1, 8, 3, false, 1024, 8}};
 constexpr int kShapeCount = int(sizeof kShapes / sizeof kShapes[0]);
 
 // Weight rows per CTA, and CTAs per batch for `cols` weight rows.
-constexpr int cta_cols(const Shape& s) { return 16 * s.weight_blocks; }
+constexpr int cta_cols(const Shape& s) { return s.block_rows * s.weight_blocks; }
 constexpr int64_t col_blocks(int64_t cols, const Shape& s) {
   return (cols + cta_cols(s) - 1) / cta_cols(s);
 }
@@ -71,19 +75,41 @@ constexpr int shape_for(int64_t tokens, bool weight_mn_major) {
 // three at three) ran 31.2 / 31.7 against 32.1 / 33.4 but keeps two an SM
 // (cuBLAS runs it). Within one wave three an SM lost (4096 x 4096: 12.4
 // against 9.5 us; SMs left idle, a guess).
+//
+// Before that, shape 0's CTAs cut to blocks of 8 weight rows where the halves
+// fit one wave (two or three an SM) and leave the busiest SM fewer bytes: an
+// H200's SM streams at most 31-34 GB/s from memory (all 132 together 4.1
+// TB/s; docs/perf.md v34), so a call lasts as long as its busiest SM reads. On an H200, TN bf16 at
+// 1 / 8 tokens (docs/perf.md v34): 1024 x 4096 (64 SMs -> 128) 4.1 / 4.8 us against 4.5 / 4.7, 3072
+// x 8192 (two blocks on the busiest SM -> three halves) 13.3 / 15.2 against 16.4 / 17.5, 3072 x
+// 3072 6.2 / 6.8 against 7.2 / 7.6. Past one wave they won or lost by the weight (docs/perf.md v34)
+// and are not used.
 constexpr int kThreeAnSmShape = 6;
+constexpr int kHalfBlocksShape = 7;  // two an SM; + 1: three
 static_assert(cta_cols(kShapes[kThreeAnSmShape]) == cta_cols(kShapes[0]) &&
                   kShapes[kThreeAnSmShape].prefetch_k == kShapes[0].prefetch_k,
               "shape 0's CTAs (ctas(), the prefetch), three an SM");
+static_assert(2 * cta_cols(kShapes[kHalfBlocksShape]) == cta_cols(kShapes[0]) &&
+                  2 * cta_cols(kShapes[kHalfBlocksShape + 1]) == cta_cols(kShapes[0]) &&
+                  kShapes[kHalfBlocksShape].min_ctas_per_sm == 2 &&
+                  kShapes[kHalfBlocksShape + 1].min_ctas_per_sm == 3,
+              "shape 0's CTAs in halves, two and three an SM");
 // The CTAs of `shape` that fit `sm_count` SMs at once: one wave.
 constexpr int64_t wave_ctas(int shape, int sm_count) {
   return int64_t(kShapes[shape].min_ctas_per_sm) * sm_count;
 }
+// `ctas`: shape_for's CTAs (for shape 0 in halves, 2 x ctas stands for the
+// halves' count, one more than it where the last block has <= 8 rows).
 constexpr int launch_shape(int shape, int64_t ctas, int sm_count) {
+  if (shape != 0) return shape;
+  const int64_t halves = 2 * ctas;
+  // waves(n, sm_count): the CTAs of n on the busiest SM.
+  if (halves <= wave_ctas(kHalfBlocksShape + 1, sm_count) &&
+      waves(halves, sm_count) < 2 * waves(ctas, sm_count))
+    return halves <= wave_ctas(kHalfBlocksShape, sm_count) ? kHalfBlocksShape
+                                                           : kHalfBlocksShape + 1;
   const int64_t two = wave_ctas(0, sm_count), three = wave_ctas(kThreeAnSmShape, sm_count);
-  return shape == 0 && ctas > two && wave_fill(ctas, three) >= wave_fill(ctas, two)
-             ? kThreeAnSmShape
-             : shape;
+  return ctas > two && wave_fill(ctas, three) >= wave_fill(ctas, two) ? kThreeAnSmShape : shape;
 }
 
 template <class AB_, class Out_, int kShape_>
@@ -95,6 +121,7 @@ struct Config {
   static constexpr int kThreads = decode::kThreads;
   static constexpr int kTokenBlocks = kShape.token_blocks;
   static constexpr int kWeightBlocks = kShape.weight_blocks;
+  static constexpr int kBlockRows = kShape.block_rows;
   static constexpr int kCtaCols = cta_cols(kShape);
   static constexpr int kUnroll = kShape.unroll;
   static constexpr int kMinCtasPerSm = kShape.min_ctas_per_sm;
@@ -102,6 +129,8 @@ struct Config {
   static constexpr int kPrefetchK = kShape.prefetch_k;
   static constexpr int kStepK = 64;
   static_assert(!kWeightMnMajor || kWeightBlocks % 2 == 0, "32-row weight groups");
+  static_assert(kBlockRows == 16 || (kBlockRows == 8 && !kWeightMnMajor),
+                "8-row blocks of a K-contiguous weight");
   static_assert(kPrefetchK * sizeof(AB) % 16 == 0 && (kPrefetchK == 0 || !kWeightMnMajor),
                 "a prefetch of whole 16-byte units, of K-contiguous rows");
 };

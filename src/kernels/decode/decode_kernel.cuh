@@ -43,10 +43,11 @@ template <class Cfg>
 struct KMajorWeight {
   using AB = typename Cfg::AB;
   static constexpr int kWB = Cfg::kWeightBlocks;
-  static constexpr int kLoads = kWB * 2 * 2;  // [block][row g / g + 8][k half]
+  static constexpr int kHalves = Cfg::kBlockRows / 8;  // rows g and g + 8, or g only
+  static constexpr int kLoads = kWB * kHalves * 2;     // [block][row g / g + 8][k half]
 
-  const AB* row[kWB][2];
-  bool in[kWB][2];
+  const AB* row[kWB][kHalves];
+  bool in[kWB][kHalves];
   int32_t depth;
   int lane_k;
 
@@ -55,8 +56,8 @@ struct KMajorWeight {
 #pragma unroll
     for (int wb = 0; wb < kWB; ++wb)
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int64_t col = col0 + 16 * wb + 8 * h + g;
+      for (int h = 0; h < kHalves; ++h) {
+        const int64_t col = col0 + Cfg::kBlockRows * wb + 8 * h + g;
         in[wb][h] = col < p.cols;
         row[wb][h] = weight + (in[wb][h] ? col : 0) * p.weight_ld + lane_k;
       }
@@ -72,8 +73,8 @@ struct KMajorWeight {
 #pragma unroll
       for (int wb = 0; wb < kWB; ++wb)
 #pragma unroll
-        for (int h = 0; h < 2; ++h)
-          w[(wb * 2 + h) * 2 + kh] =
+        for (int h = 0; h < kHalves; ++h)
+          w[(wb * kHalves + h) * 2 + kh] =
               k_in && in[wb][h] ? ptx::load_streamed_16(row[wb][h] + k) : uint4{};
     }
   }
@@ -83,13 +84,14 @@ struct KMajorWeight {
 #pragma unroll
     for (int wb = 0; wb < kWB; ++wb)
 #pragma unroll
-      for (int r = 0; r < 4; ++r) a[wb][r] = word(w[(wb * 2 + r % 2) * 2 + kh], 2 * m + r / 2);
+      for (int r = 0; r < 4; ++r)  // r % 2: rows g + 8, zeros in an 8-row block
+        a[wb][r] = r % 2 < kHalves ? word(w[(wb * kHalves + r % 2) * 2 + kh], 2 * m + r / 2) : 0u;
   }
 
   // Weight row `cl` of the CTA: its block and row (0..15) in the fragments.
   BWGEMM_DEVICE static void fragment_row(int cl, int& wb, int& row) {
-    wb = cl / 16;
-    row = cl % 16;
+    wb = cl / Cfg::kBlockRows;
+    row = cl % Cfg::kBlockRows;
   }
 
   // The first `k` (a multiple of 8) of the CTA's rows into L2, a row a

@@ -336,11 +336,13 @@ std::vector<GemmCase> small_cases() {
 
 // Decode shapes (a few tokens against a weight, TN and NN, bf16 and fp16):
 // what the split-K configurations are for; 5120 rows are more of the decode
-// kernel's CTAs than fit at once on 132 SMs.
+// kernel's CTAs than fit at once on 132 SMs; 1024 and 3072 rows run it in
+// 8-row halves, two and three an SM.
 std::vector<GemmCase> decode_cases() {
   std::vector<GemmCase> cases;
-  const int64_t shapes[][3] = {
-      {4096, 16, 4096}, {4096, 1, 14336}, {2048, 64, 4096}, {4095, 8, 4101}, {5120, 8, 4096}};
+  const int64_t shapes[][3] = {{4096, 16, 4096}, {4096, 1, 14336}, {2048, 64, 4096},
+                               {4095, 8, 4101},  {5120, 8, 4096},  {1024, 4, 4096},
+                               {3072, 8, 8192}};
   int i = 0;
   for (const auto& s : shapes) {
     GemmCase c;
