@@ -335,14 +335,14 @@ std::vector<GemmCase> small_cases() {
 }
 
 // Decode shapes (a few tokens against a weight, TN and NN, bf16 and fp16):
-// what the split-K configurations are for; 5120 rows are more of the decode
-// kernel's CTAs than fit at once on 132 SMs; 1024 and 3072 rows run it in
-// 8-row halves, two and three an SM.
+// what the split-K configurations are for; on 132 SMs the decode kernel runs
+// 5120 and 6144 rows three CTAs an SM, and 1024 and 3072 rows in 8-row halves
+// two and three an SM.
 std::vector<GemmCase> decode_cases() {
   std::vector<GemmCase> cases;
   const int64_t shapes[][3] = {{4096, 16, 4096}, {4096, 1, 14336}, {2048, 64, 4096},
                                {4095, 8, 4101},  {5120, 8, 4096},  {1024, 4, 4096},
-                               {3072, 8, 8192}};
+                               {3072, 8, 8192},  {6144, 1, 4096}};
   int i = 0;
   for (const auto& s : shapes) {
     GemmCase c;
