@@ -47,6 +47,10 @@ inline constexpr Shape kShapes[] = {
     {1, 2, 8, 2, true, 0},     {2, 2, 1, 2, true, 0},        {4, 2, 1, 2, true, 0},
     {1, 1, 8, 3, false, 1024}, {1, 1, 8, 2, false, 1024, 8}, {1, 1, 8, 3, false, 1024, 8}};
 constexpr int kShapeCount = int(sizeof kShapes / sizeof kShapes[0]);
+static_assert(kShapes[0].min_ctas_per_sm == 2 && kShapes[1].min_ctas_per_sm == 2 &&
+                  kShapes[2].min_ctas_per_sm == 2 && kShapes[3].min_ctas_per_sm == 2 &&
+                  kShapes[4].min_ctas_per_sm == 2 && kShapes[5].min_ctas_per_sm == 2,
+              "shape_for's shapes run two CTAs an SM (the policy's one wave)");
 
 // Weight rows per CTA, and CTAs per batch for `cols` weight rows.
 constexpr int cta_cols(const Shape& s) { return s.block_rows * s.weight_blocks; }
@@ -79,11 +83,13 @@ constexpr int shape_for(int64_t tokens, bool weight_mn_major) {
 // Before that, shape 0's CTAs cut to blocks of 8 weight rows where the halves
 // fit one wave (two or three an SM) and leave the busiest SM fewer bytes: an
 // H200's SM streams at most 31-34 GB/s from memory (all 132 together 4.1
-// TB/s; docs/perf.md v34), so a call lasts as long as its busiest SM reads. On an H200, TN bf16 at
-// 1 / 8 tokens (docs/perf.md v34): 1024 x 4096 (64 SMs -> 128) 4.1 / 4.8 us against 4.5 / 4.7, 3072
-// x 8192 (two blocks on the busiest SM -> three halves) 13.3 / 15.2 against 16.4 / 17.5, 3072 x
-// 3072 6.2 / 6.8 against 7.2 / 7.6. Past one wave they won or lost by the weight (docs/perf.md v34)
-// and are not used.
+// TB/s; docs/perf.md v34), so a call lasts as long as its busiest SM reads.
+// On an H200, TN bf16 at 1 / 8 tokens (docs/perf.md v34): 1024 x 4096 (64
+// SMs -> 128) 4.1 / 4.8 us against 4.5 / 4.7, 3072 x 8192 (two blocks on the
+// busiest SM -> three halves) 13.3 / 15.2 against 16.4 / 17.5, 3072 x 3072
+// 6.2 / 6.8 against 7.2 / 7.6. Past one wave halves won or lost by the
+// weight, and five an SM (CTAs of 4 warps) slowed a whole model's decode
+// step (docs/perf.md v34): neither is used.
 constexpr int kThreeAnSmShape = 6;
 constexpr int kHalfBlocksShape = 7;  // two an SM; + 1: three
 static_assert(cta_cols(kShapes[kThreeAnSmShape]) == cta_cols(kShapes[0]) &&

@@ -88,7 +88,8 @@ struct KMajorWeight {
         a[wb][r] = r % 2 < kHalves ? word(w[(wb * kHalves + r % 2) * 2 + kh], 2 * m + r / 2) : 0u;
   }
 
-  // Weight row `cl` of the CTA: its block and row (0..15) in the fragments.
+  // Weight row `cl` of the CTA: its block and row (0..15, 0..7 in an 8-row
+  // block) in the fragments.
   BWGEMM_DEVICE static void fragment_row(int cl, int& wb, int& row) {
     wb = cl / Cfg::kBlockRows;
     row = cl % Cfg::kBlockRows;

@@ -176,8 +176,9 @@ constexpr int64_t kDecodeNnMaxTokens = 8;
 constexpr int64_t kDecodeLongK = 4096;  // K above it: long
 
 bool decode_wins(const GemmProblem& p, const DeviceCaps& caps) {
+  // One wave of shape_for's shape: all of them run two CTAs an SM, as shape 0.
   if (decode::check(p, caps) != BWGEMM_REASON_KERNEL_SELECTED ||
-      decode::ctas(p) > 2 * int64_t(caps.sm_count))
+      decode::ctas(p) > decode::wave_ctas(0, caps.sm_count))
     return false;
   if (p.trans_a) return p.n <= (p.k > kDecodeLongK ? kDecodeLongKMaxTokens : kDecodeMaxTokens);
   return p.n <= kDecodeNnMaxTokens && in(p.m, 4096, 4224) && p.k <= kDecodeLongK;
