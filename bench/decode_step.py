@@ -22,9 +22,9 @@ favours neither.
 import argparse
 import json
 import os
-import subprocess
 import sys
-import tempfile
+
+from preload_run import run_child
 
 # hidden, intermediate, layers, query heads, key/value heads, head size,
 # vocabulary, q/k/v bias (each from the model's config.json)
@@ -121,26 +121,8 @@ def child(model, batch, steps):
 
 
 def run(model, batch, steps, lib):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("BWGEMM_")}
-    log = None
-    if lib:
-        log = tempfile.NamedTemporaryFile(suffix=".log", delete=False).name
-        env.update(LD_PRELOAD=lib, BWGEMM_LOG="1", BWGEMM_LOG_FILE=log)
-    out = subprocess.run([sys.executable, __file__, "--child", model, "--batch", str(batch),
-                          "--steps", str(steps)], env=env, capture_output=True, text=True)
-    if out.returncode != 0:
-        sys.exit(f"decode_step: {model} at batch {batch} failed:\n{out.stderr}")
-    result = json.loads(out.stdout.strip().splitlines()[-1])
-    paths = {}
-    if log:
-        with open(log) as f:
-            for line in f:
-                if " -> " in line:
-                    path = line.split(" -> ")[1].split(" ")[0]
-                    paths[path] = paths.get(path, 0) + 1
-        os.unlink(log)
-    result["paths"] = paths
-    return result
+    return run_child(__file__, ["--child", model, "--batch", str(batch), "--steps", str(steps)],
+                     lib, f"{model} at batch {batch}")
 
 
 def main():

@@ -36,6 +36,8 @@ import subprocess
 import sys
 import tempfile
 
+from preload_run import run_child
+
 # aten operators that each make one cuBLAS or cuBLASLt GEMM call on CUDA.
 GEMM_OPS = {"aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::_addmm_activation"}
 LOGGED_CALL = re.compile(r"^bwgemm: (cublas\w+) .* -> ")
@@ -188,29 +190,8 @@ def log_check(lib):
 
 
 def run(vocab, steps, lib):
-    env = dict(os.environ)
-    log = None
-    if lib:
-        log = tempfile.NamedTemporaryFile(suffix=".log", delete=False).name
-        env.update(LD_PRELOAD=lib, BWGEMM_LOG="1", BWGEMM_LOG_FILE=log)
-    out = subprocess.run([sys.executable, __file__, "--child", str(vocab), "--steps", str(steps)],
-                         env=env, capture_output=True, text=True)
-    if out.returncode != 0:
-        sys.exit(f"gpt2_step: the run with vocabulary {vocab} failed:\n{out.stderr}")
-    result = json.loads(out.stdout.strip().splitlines()[-1])
-    paths = {}
-    if log:
-        with open(log) as f:
-            for line in f:
-                if " -> " in line:
-                    path = line.split(" -> ")[1].split(" ")[0]
-                    if path == "cublas":
-                        # the reason, without the selection rule after it
-                        path += ":" + line.rsplit("(", 1)[1].strip().rstrip(")").split(":")[0]
-                    paths[path] = paths.get(path, 0) + 1
-        os.unlink(log)
-    result["paths"] = paths
-    return result
+    return run_child(__file__, ["--child", str(vocab), "--steps", str(steps)], lib,
+                     f"the run with vocabulary {vocab}")
 
 
 def main():

@@ -88,10 +88,14 @@ void set_bytes_cover_the_padded_operands() {
   CHECK(t.a == 256 && t.b == 256 && t.c == 256);
 }
 
-void decode_suite_is_the_issue_grid() {
-  const bench::Suite* decode = nullptr;
+const bench::Suite* builtin_suite(const char* name) {
   for (const bench::Suite& s : bench::builtin_suites())
-    if (s.name == "decode") decode = &s;
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+void decode_suite_is_the_issue_grid() {
+  const bench::Suite* decode = builtin_suite("decode");
   CHECK(decode != nullptr);
   if (decode == nullptr) return;
   CHECK(decode->rates);
@@ -115,9 +119,7 @@ void decode_suite_is_the_issue_grid() {
 // The models suite: every weight once per token count, bf16 TN (PyTorch's
 // Linear), with rates.
 void models_suite_is_decode_through_pytorch_weights() {
-  const bench::Suite* models = nullptr;
-  for (const bench::Suite& s : bench::builtin_suites())
-    if (s.name == "models") models = &s;
+  const bench::Suite* models = builtin_suite("models");
   CHECK(models != nullptr);
   if (models == nullptr) return;
   CHECK(models->rates);

@@ -47,10 +47,6 @@ inline constexpr Shape kShapes[] = {
     {1, 2, 8, 2, true, 0},     {2, 2, 1, 2, true, 0},        {4, 2, 1, 2, true, 0},
     {1, 1, 8, 3, false, 1024}, {1, 1, 8, 2, false, 1024, 8}, {1, 1, 8, 3, false, 1024, 8}};
 constexpr int kShapeCount = int(sizeof kShapes / sizeof kShapes[0]);
-static_assert(kShapes[0].min_ctas_per_sm == 2 && kShapes[1].min_ctas_per_sm == 2 &&
-                  kShapes[2].min_ctas_per_sm == 2 && kShapes[3].min_ctas_per_sm == 2 &&
-                  kShapes[4].min_ctas_per_sm == 2 && kShapes[5].min_ctas_per_sm == 2,
-              "shape_for's shapes run two CTAs an SM (the policy's one wave)");
 
 // Weight rows per CTA, and CTAs per batch for `cols` weight rows.
 constexpr int cta_cols(const Shape& s) { return s.block_rows * s.weight_blocks; }
@@ -67,6 +63,13 @@ constexpr uint32_t smem_bytes(const Shape& s) {
 constexpr int shape_for(int64_t tokens, bool weight_mn_major) {
   return (tokens <= 8 ? 0 : tokens <= 16 ? 1 : 2) + (weight_mn_major ? 3 : 0);
 }
+static_assert(
+    [] {
+      for (int s = 0; s <= shape_for(kMaxTokens, true); ++s)
+        if (kShapes[s].min_ctas_per_sm != 2) return false;
+      return true;
+    }(),
+    "shape_for's shapes run two CTAs an SM (the policy's one wave)");
 
 // The shape a launch of `ctas` CTAs of shape_for's `shape` on `sm_count` SMs
 // runs. Past one wave of shape 0 (two CTAs an SM), the same CTAs three an SM
