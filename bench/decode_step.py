@@ -9,6 +9,7 @@ residuals) and the lm_head, bf16, random weights of the model's true sizes
 and layer count (so the weights come from memory, as they do in a model).
 
 usage: bench/decode_step.py LIBBWGEMM [--model NAME ...] [--batch N ...] [--steps N]
+       bench/decode_step.py --kernels MODEL [--batch N] [--steps N]
        (LIBBWGEMM: path of libbwgemm.so.0; needs PyTorch built for CUDA 13 and
        as much GPU memory as the model's weights: 15-26 GB)
 
@@ -17,6 +18,15 @@ bwgemm's log shows for the GEMMs that reached it) and a summary per model and
 batch: the step under bwgemm over the plain step. Plain and bwgemm runs
 alternate, forwards then backwards, so that clock drift as the GPU warms
 favours neither.
+
+--kernels MODEL runs one configuration in this process (preload the library
+yourself to see it under bwgemm) and prints, after the timed steps, where the
+CUDA graph's time goes (PyTorch's profiler over three replays): one layer's
+kernels in order, each with its median time over the layers and the median
+gap before it (from the previous kernel's end to its start), then the
+kernels after the last layer, and the totals per step. A GEMM's time here is
+its time among the model's other kernels, which a bench of back-to-back
+GEMMs does not show. The profiler's tracing may widen the gaps.
 """
 
 import argparse
@@ -37,7 +47,7 @@ MODELS = {
 CACHE_TOKENS = 512
 
 
-def child(model, batch, steps):
+def child(model, batch, steps, kernels=False):
     import torch
     import torch.nn.functional as F
 
@@ -116,8 +126,56 @@ def child(model, batch, steps):
         graphed = timed(graph.replay, steps)
         # The graph computes what eager does (the same kernels, in order).
         diff = (out.float() - logits.float()).abs().max().item()
+        if kernels:
+            print_graph_kernels(torch, graph.replay, layers)
     print(json.dumps({"eager": eager, "graph": graphed, "graph_vs_eager_max_diff": diff,
                       "logit_rms": logits.float().pow(2).mean().sqrt().item()}))
+
+
+def print_graph_kernels(torch, replay, layers, replays=3):
+    """One layer's kernels in order (the position's median time and gap over
+    the layers and replays), the kernels after the layers, and totals."""
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        for _ in range(replays):
+            replay()
+        torch.cuda.synchronize()
+    spans = sorted((e.time_range.start, e.time_range.end, e.name) for e in prof.events()
+                   if e.device_type == torch.autograd.DeviceType.CUDA)
+    per_step = len(spans) // replays
+    if per_step == 0 or len(spans) % replays:
+        sys.exit(f"decode_step.py: the profiler saw {len(spans)} kernels in {replays} replays")
+    names = [s[2] for s in spans[:per_step]]
+    # The layer's length: the shortest period the first `layers` repeats share.
+    period = next((p for p in range(1, per_step // layers + 1)
+                   if all(names[i] == names[i + p] for i in range((layers - 1) * p))), None)
+    if period is None:
+        sys.exit("decode_step.py: the layers' kernels do not repeat")
+
+    def median(v):
+        return sorted(v)[len(v) // 2]
+
+    def row(positions):
+        times, gaps = [], []
+        for r in range(replays):
+            for i in positions:
+                start, end, _ = spans[r * per_step + i]
+                times.append(end - start)
+                if i > 0:
+                    gaps.append(start - spans[r * per_step + i - 1][1])
+        return median(times), median(gaps) if gaps else 0.0
+
+    print(f"one layer of {layers} ({period} kernels), us: median time, median gap before it")
+    for i in range(period):
+        t, g = row([layer * period + i for layer in range(layers)])
+        print(f"  {t:8.2f} {g:6.2f}  {names[i][:100]}")
+    print(f"after the layers ({per_step - layers * period} kernels):")
+    for i in range(layers * period, per_step):
+        t, g = row([i])
+        print(f"  {t:8.2f} {g:6.2f}  {names[i][:100]}")
+    busy = sum(e - s for s, e, _ in spans) / replays
+    wall = median([spans[(r + 1) * per_step - 1][1] - spans[r * per_step][0] for r in range(replays)])
+    print(f"per step: {per_step} kernels, {busy / 1000:.3f} ms busy, first start to last end "
+          f"{wall / 1000:.3f} ms")
 
 
 def run(model, batch, steps, lib):
@@ -132,9 +190,10 @@ def main():
     parser.add_argument("--batch", nargs="+", type=int, default=[1])
     parser.add_argument("--steps", type=int, default=20)
     parser.add_argument("--child")
+    parser.add_argument("--kernels", choices=list(MODELS), metavar="MODEL")
     args = parser.parse_args()
-    if args.child:
-        return child(args.child, args.batch[0], args.steps)
+    if args.child or args.kernels:
+        return child(args.child or args.kernels, args.batch[0], args.steps, bool(args.kernels))
     if not args.lib:
         parser.error("the path of libbwgemm.so.0 is required")
     lib = os.path.abspath(args.lib)

@@ -78,6 +78,9 @@ __global__ void spin_kernel(uint64_t ns) {
   }
 }
 
+// Nothing: a kernel of its own between two calls (spacer()).
+__global__ void spacer_kernel() {}
+
 }  // namespace
 
 void fill_gaussian(void* data, size_t n, DType type, uint64_t seed, cudaStream_t stream) {
@@ -114,6 +117,11 @@ double relative_error(const void* x, const void* ref, size_t n, DType type, cuda
 
 void spin(cudaStream_t stream, uint64_t ns) {
   spin_kernel<<<1, 1, 0, stream>>>(ns);
+  BENCH_CUDA(cudaGetLastError());
+}
+
+void spacer(cudaStream_t stream) {
+  spacer_kernel<<<1, 32, 0, stream>>>();
   BENCH_CUDA(cudaGetLastError());
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The bench's only device code: filling operands, comparing outputs, and a
-// wait kernel that keeps the stream busy while the host enqueues a timed call.
+// The bench's only device code: filling operands, comparing outputs, a wait
+// kernel that keeps the stream busy while the host enqueues a timed call, and
+// an empty kernel that stands for a model's other kernels between its GEMMs.
 #ifndef BWGEMM_BENCH_DEVICE_OPS_H
 #define BWGEMM_BENCH_DEVICE_OPS_H
 
@@ -21,6 +22,10 @@ double relative_error(const void* x, const void* ref, size_t n, DType type, cuda
 
 // Occupies the stream (one thread) for `ns` nanoseconds of wall time.
 void spin(cudaStream_t stream, uint64_t ns);
+
+// An empty kernel of one block, launched without programmatic dependent
+// launch, as a model's norms and activations are (the "model" rate).
+void spacer(cudaStream_t stream);
 
 }  // namespace bench
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <numeric>
@@ -58,7 +59,8 @@ namespace {
 PathResult fresh(Path path) {
   PathResult r;
   r.path = path;
-  r.device = r.eager = r.graph = r.host = r.host_over_cublas = r.host_over_bare = kNotMeasured;
+  r.device = r.eager = r.graph = r.model = r.host = r.host_over_cublas = r.host_over_bare =
+      kNotMeasured;
   r.rel_err = kNaN;
   r.mismatch = false;
   if (path == Path::kCublas) r.ran = {"cublas"};
@@ -352,26 +354,47 @@ void Bench::time_device(ShapeResult* r, const Operands& ops, const std::vector<s
 
 void Bench::time_rates(ShapeResult* r, const Operands& ops) {
   const size_t paths = r->paths.size();
-  // Capture each path's kRateCalls calls first: capturing is not timed.
-  std::vector<cudaGraphExec_t> graphs(paths);
-  for (size_t p = 0; p < paths; ++p) {
-    select(r->paths[p].path);
+  // Capture first (capturing is not timed): the empty kernels alone, then
+  // each path's calls, and each path's calls each after an empty kernel.
+  const auto instantiate = [&](const std::function<void(int)>& enqueue) {
     cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
     BENCH_CUDA(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
-    for (int i = 0; i < kRateCalls; ++i)
-      gemm(r->paths[p].path, r->shape, r->layout, ops, (next_set_ + i) % ops.sets());
+    for (int i = 0; i < kRateCalls; ++i) enqueue(i);
     BENCH_CUDA(cudaStreamEndCapture(stream_, &graph));
-    BENCH_CUDA(cudaGraphInstantiate(&graphs[p], graph, 0));
+    BENCH_CUDA(cudaGraphInstantiate(&exec, graph, 0));
     BENCH_CUDA(cudaGraphDestroy(graph));
-    BENCH_CUDA(cudaGraphUpload(graphs[p], stream_));
-    BENCH_CUDA(cudaGraphLaunch(graphs[p], stream_));  // first replay, untimed
+    BENCH_CUDA(cudaGraphUpload(exec, stream_));
+    BENCH_CUDA(cudaGraphLaunch(exec, stream_));  // first replay, untimed
+    return exec;
+  };
+  const auto replay_us = [&](cudaGraphExec_t exec) {
+    const auto t0 = Clock::now();
+    BENCH_CUDA(cudaGraphLaunch(exec, stream_));
+    BENCH_CUDA(cudaStreamSynchronize(stream_));
+    return 1e6 * seconds_since(t0) / kRateCalls;
+  };
+  const cudaGraphExec_t spacers = instantiate([&](int) { spacer(stream_); });
+  std::vector<cudaGraphExec_t> graphs(paths), spaced(paths);
+  for (size_t p = 0; p < paths; ++p) {
+    const Path path = r->paths[p].path;
+    select(path);
+    const auto call = [&](int i) {
+      gemm(path, r->shape, r->layout, ops, (next_set_ + i) % ops.sets());
+    };
+    graphs[p] = instantiate(call);
+    spaced[p] = instantiate([&](int i) {
+      spacer(stream_);
+      call(i);
+    });
     note_dispatch(&r->paths[p]);
   }
   BENCH_CUDA(cudaStreamSynchronize(stream_));
 
-  std::vector<std::vector<double>> eager(paths), replay(paths);
+  std::vector<std::vector<double>> eager(paths), replay(paths), model(paths);
   RoundOrder order(paths);
-  for (int batch = 0; batch < kRateBatches; ++batch, order.advance())
+  for (int batch = 0; batch < kRateBatches; ++batch, order.advance()) {
+    const double spacer_us = replay_us(spacers);
     for (size_t p : order.paths()) {
       const Path path = r->paths[p].path;
       select(path);
@@ -382,17 +405,18 @@ void Bench::time_rates(ShapeResult* r, const Operands& ops) {
       }
       BENCH_CUDA(cudaStreamSynchronize(stream_));
       eager[p].push_back(1e6 * seconds_since(t0) / kRateCalls);
-
-      t0 = Clock::now();
-      BENCH_CUDA(cudaGraphLaunch(graphs[p], stream_));
-      BENCH_CUDA(cudaStreamSynchronize(stream_));
-      replay[p].push_back(1e6 * seconds_since(t0) / kRateCalls);
+      replay[p].push_back(replay_us(graphs[p]));
+      model[p].push_back(replay_us(spaced[p]) - spacer_us);
     }
+  }
   for (size_t p = 0; p < paths; ++p) {
     r->paths[p].eager = summarize(eager[p]);
     r->paths[p].graph = summarize(replay[p]);
+    r->paths[p].model = summarize(model[p]);
     BENCH_CUDA(cudaGraphExecDestroy(graphs[p]));
+    BENCH_CUDA(cudaGraphExecDestroy(spaced[p]));
   }
+  BENCH_CUDA(cudaGraphExecDestroy(spacers));
 }
 
 double Bench::host_time_per_call(Path path, const ShapeResult& r, const Operands& ops) {

@@ -19,8 +19,13 @@
 // Rates (the small and decode suites): "eager" is the wall time of N
 // back-to-back calls on one stream and one synchronize, over N, host time
 // included; "graph" is the same N calls captured in one CUDA graph, replayed,
-// wall time over N: the device time per call as a model's stream of calls
-// sees it.
+// wall time over N: the device time per call of a stream of calls. "model" is
+// what a call adds to a graph where another kernel precedes each call, as a
+// model's norms and activations precede its projections: the graph of N
+// (empty kernel, call) pairs less the graph of the N empty kernels, in the
+// same batch. Back to back, a call's start overlaps the previous call's end
+// where both use programmatic dependent launch; after a kernel that does not,
+// as in a model, it cannot.
 //
 // Host cost (the host suite): wall time per call of the host function alone,
 // in chunks of calls with the stream drained before each chunk so the GPU is
@@ -112,7 +117,7 @@ Stats paired_differences(const std::vector<double>& a, const std::vector<double>
 
 struct PathResult {
   Path path;
-  Stats device, eager, graph, host;
+  Stats device, eager, graph, model, host;
   // Host suite: the batch-by-batch differences of this path's time per call
   // from cuBLAS's and from the bare launch's (NaN where not measured).
   Stats host_over_cublas, host_over_bare;

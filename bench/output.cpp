@@ -210,8 +210,10 @@ void Report::begin_suite(const Suite& suite) {
     std::printf("TFLOP/s and effective TB/s per path%s\n",
                 suite.rates ? "; below each shape: us per call on the device (events, one "
                               "call), eager (back-to-back calls on one stream, host included) "
-                              "and in a CUDA graph (the device time per call of a stream of "
-                              "calls), cublas / dispatch / kernel, with ratios and TB/s"
+                              "in a CUDA graph (the device time per call of a stream of "
+                              "calls) and model (what a call adds to a graph where an empty "
+                              "kernel precedes each call, as a model's other kernels do), "
+                              "cublas / dispatch / kernel, with ratios and TB/s"
                             : "");
     std::printf(kThroughputFmt, "suite", "shape", "ld", "op", "dtype", "batch", "sets", "cublas",
                 "dispatch", "kernel", "d/cub", "k/cub", "cub TB/s", "dis TB/s", "ker TB/s",
@@ -276,8 +278,9 @@ void Report::print_throughput_row(const Suite& suite, const ShapeResult& r) {
     const char* name;
     Stats PathResult::*stats;
   };
-  for (const Metric m : {Metric{"device", &PathResult::device}, Metric{"eager", &PathResult::eager},
-                         Metric{"graph", &PathResult::graph}}) {
+  for (const Metric m :
+       {Metric{"device", &PathResult::device}, Metric{"eager", &PathResult::eager},
+        Metric{"graph", &PathResult::graph}, Metric{"model", &PathResult::model}}) {
     const double c = (cub.*m.stats).median_us, d = (dis.*m.stats).median_us,
                  k = (ker.*m.stats).median_us;
     std::printf(kRatesFmt, m.name, fixed(c, 2).c_str(), fixed(d, 2).c_str(), fixed(k, 2).c_str(),
@@ -340,6 +343,7 @@ void Report::write_csv(const Suite& suite, const ShapeResult& r) {
   const Metric metrics[] = {{"device", &PathResult::device},
                             {"eager", &PathResult::eager},
                             {"graph", &PathResult::graph},
+                            {"model", &PathResult::model},
                             {"host", &PathResult::host}};
   for (const PathResult& p : r.paths)
     for (const Metric& m : metrics) {

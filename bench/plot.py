@@ -180,8 +180,10 @@ def plot_throughput(plt, suite, rows, out):
 def plot_rates(plt, suite, rows, out):
     metrics = [("device", "device (events, one call)"),
                ("eager", "eager (N calls back to back, host included)"),
-               ("graph", "CUDA graph (N calls replayed)")]
-    tables = [(Table(rows, m), title) for m, title in metrics]
+               ("graph", "CUDA graph (N calls replayed)"),
+               ("model", "model (a call's share of a graph with another kernel before each call)")]
+    present = {r["metric"] for r in rows}
+    tables = [(Table(rows, m), title) for m, title in metrics if m in present]
     n = len(tables[0][0].keys)
     fig, axes = plt.subplots(len(tables), 1, figsize=(figure_width(n), 3.2 * len(tables) + 1.5),
                              sharex=True)

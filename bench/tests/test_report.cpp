@@ -52,7 +52,7 @@ constexpr bench::Stats kNone = {NAN, NAN, NAN, 0};
 bench::PathResult path(bench::Path p, const std::string& ran) {
   bench::PathResult r;
   r.path = p;
-  r.device = r.eager = r.graph = r.host = r.host_over_cublas = r.host_over_bare = kNone;
+  r.device = r.eager = r.graph = r.model = r.host = r.host_over_cublas = r.host_over_bare = kNone;
   r.ran = {ran};
   r.rel_err = p == bench::Path::kCublas ? NAN : 1e-4;
   r.mismatch = false;
@@ -91,12 +91,14 @@ int main(int argc, char** argv) {
     t.bytes = bench::bytes_moved(t.shape, false);
     t.sets = 5;
     t.rates = true;
-    const double device[] = {20, 10, 40}, graph[] = {18, 9, 36}, eager[] = {25, 12, 41};
+    const double device[] = {20, 10, 40}, graph[] = {18, 9, 36}, eager[] = {25, 12, 41},
+                 model[] = {20, 16, 30};
     for (int i = 0; i < 3; ++i) {
       bench::PathResult p = path(bench::kThroughputPaths[i], i == 0 ? "cublas" : "sm90:x");
       p.device = us(device[i]);
       p.graph = us(graph[i]);
       p.eager = us(eager[i]);
+      p.model = us(model[i]);
       t.paths.push_back(p);
     }
     report.begin_suite(decode);
@@ -163,7 +165,7 @@ int main(int argc, char** argv) {
     CHECK(f[col["gpu"]] == "Test, GPU");
     by_key[f[col["suite"]] + "/" + f[col["path"]] + "/" + f[col["metric"]]] = f;
   }
-  CHECK(rows == 3 * 3 + 4 + 4);  // decode: 3 paths x 3 metrics; host: 4 paths; gpt2: 4 paths
+  CHECK(rows == 3 * 4 + 4 + 4);  // decode: 3 paths x 4 metrics; host: 4 paths; gpt2: 4 paths
 
   auto number = [&](const char* key, const char* column) {
     const auto it = by_key.find(key);
@@ -176,6 +178,8 @@ int main(int argc, char** argv) {
   CHECK(near(number("decode/kernel/graph", "tbps"), bytes / 36.0 * 1e-6));
   CHECK(near(number("decode/dispatch/graph", "ratio_vs_cublas"), 2.0));
   CHECK(near(number("decode/cublas/eager", "copy_tbps"), copy_tbps));
+  CHECK(near(number("decode/dispatch/model", "ratio_vs_cublas"), 1.25));
+  CHECK(near(number("decode/kernel/model", "median_us"), 30));
   CHECK(near(number("decode/cublas/device", "bytes"), bytes));
   CHECK(near(number("decode/cublas/device", "sets"), 5));
   CHECK(std::isnan(number("decode/kernel/device", "vs_bare_us")));
