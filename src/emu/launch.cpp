@@ -84,7 +84,7 @@ namespace decode {
 
 // One CTA per cluster, as the GPU launch has none.
 cudaError_t enqueue_decode(DecodeKernel kernel, unsigned ctas, uint32_t smem_bytes,
-                           const DecodeParams& params, cudaStream_t) {
+                           const DecodeParams& params, bool, cudaStream_t) {
   emu::LaunchConfig config;
   config.clusters = ctas;
   config.cluster_size = 1;

@@ -242,10 +242,10 @@ BWGEMM_DEVICE void decode_body(const DecodeParams& p) {
   const int64_t batch = cta / p.col_blocks;
   const int64_t col0 = cta % p.col_blocks * Cfg::kCtaCols;
 
-  // Launched as a programmatic dependent: the previous grid on the stream
-  // has completed before anything is read. An L2 prefetch reads nothing, so
-  // it comes first: the start of the CTA's weight is on its way while the
-  // previous grid drains.
+  // Where launched as a programmatic dependent (launch.cpp says when), the
+  // previous grid on the stream has completed before anything is read. An
+  // L2 prefetch reads nothing, so it comes first: the start of the CTA's
+  // weight is on its way while the previous grid drains.
   if constexpr (Cfg::kPrefetchK > 0) {
     if (p.prefetch_k > 0)
       Weight<Cfg>::prefetch(p, static_cast<const AB*>(p.weight) + batch * p.weight_stride, col0,

@@ -7,7 +7,7 @@
 namespace bwgemm::decode {
 
 cudaError_t enqueue_decode(DecodeKernel kernel, unsigned ctas, uint32_t smem_bytes,
-                           const DecodeParams& params, cudaStream_t stream) {
+                           const DecodeParams& params, bool programmatic, cudaStream_t stream) {
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(ctas, 1, 1);
   config.blockDim = dim3(kThreads, 1, 1);
@@ -15,11 +15,11 @@ cudaError_t enqueue_decode(DecodeKernel kernel, unsigned ctas, uint32_t smem_byt
   config.stream = stream;
   // The prologue overlaps the previous grid on the stream (the kernel waits
   // for it before reading anything).
-  cudaLaunchAttribute programmatic{};
-  programmatic.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  programmatic.val.programmaticStreamSerializationAllowed = 1;
-  config.attrs = &programmatic;
-  config.numAttrs = 1;
+  cudaLaunchAttribute dependent{};
+  dependent.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  dependent.val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = &dependent;
+  config.numAttrs = programmatic ? 1 : 0;
   return cudaLaunchKernelEx(&config, kernel, params);
 }
 

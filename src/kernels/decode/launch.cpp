@@ -55,14 +55,31 @@ bool has_kernel(const GemmProblem& p) {
   return kernel_of(v, shape_for(v.rows, v.col_operand.mn_major)) != nullptr;
 }
 
-LaunchResult launch(const GemmProblem& p, const DeviceCaps& caps) {
+bool follows_last_call(cudaStream_t stream, const void* tokens) {
+  struct Call {
+    cudaStream_t stream;
+    const void* tokens;
+  };
+  thread_local Call last{nullptr, nullptr};
+  const bool follows = tokens != nullptr && last.tokens == tokens && last.stream == stream;
+  last = {stream, tokens};
+  return follows;
+}
+
+// A programmatic dependent's start overlaps the end of a previous grid that
+// releases its dependents early, as the decode and sm90 kernels do; behind
+// one that does not (a model's norms and activations, launched plainly) it
+// cost 0.3-0.6 us a call on an H200 (docs/perf.md v35).
+LaunchResult launch(const GemmProblem& p, const DeviceCaps& caps, bool after_own_grid) {
   const KernelView v = to_kernel_view(p);
   const int shape = shape_of(p, caps);
   const DecodeKernel kernel = kernel_of(v, shape);
   if (kernel == nullptr) return {LaunchStatus::kForward, BWGEMM_REASON_LAUNCH_FAILED};
   const DecodeParams params = make_params(v, shape);
-  const cudaError_t err = enqueue_decode(kernel, unsigned(params.col_blocks * v.batch),
-                                         smem_bytes(kShapes[shape]), params, p.stream);
+  const bool programmatic = follows_last_call(p.stream, params.tokens) || after_own_grid;
+  const cudaError_t err =
+      enqueue_decode(kernel, unsigned(params.col_blocks * v.batch), smem_bytes(kShapes[shape]),
+                     params, programmatic, p.stream);
   if (err != cudaSuccess) {
     if (!g_launch_failure_warned.exchange(true))
       log_warning("decode kernel launch failed (CUDA error %d)", static_cast<int>(err));

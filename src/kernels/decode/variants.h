@@ -17,8 +17,9 @@ using DecodeKernel = void (*)(DecodeParams);
 DecodeKernel kernel_for(DType ab, DType out, int shape);
 
 // Enqueues `ctas` CTAs of kThreads threads with `smem_bytes` of dynamic
-// shared memory, as a programmatic dependent of the previous grid.
+// shared memory; with `programmatic`, as a programmatic dependent of the
+// previous grid (the kernel waits for that grid either way).
 cudaError_t enqueue_decode(DecodeKernel kernel, unsigned ctas, uint32_t smem_bytes,
-                           const DecodeParams& params, cudaStream_t stream);
+                           const DecodeParams& params, bool programmatic, cudaStream_t stream);
 
 }  // namespace bwgemm::decode

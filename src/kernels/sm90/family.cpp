@@ -55,10 +55,10 @@ bool launch_split(const GemmProblem& p, const DeviceCaps& caps, int config, Erro
       launch_persistent(*body_variant, body, caps, p.sm_count_target, p.stream) != cudaSuccess)
     return false;
   // The body is on the stream: the call can no longer go to cuBLAS whole.
-  const bool enqueued = edge_decodes
-                            ? decode::launch(edge_problem, caps).status == LaunchStatus::kEnqueued
-                            : launch_persistent(*edge_variant, edge, caps, p.sm_count_target,
-                                                p.stream) == cudaSuccess;
+  const bool enqueued =
+      edge_decodes ? decode::launch(edge_problem, caps, true).status == LaunchStatus::kEnqueued
+                   : launch_persistent(*edge_variant, edge, caps, p.sm_count_target, p.stream) ==
+                         cudaSuccess;
   *out = enqueued ? LaunchResult{LaunchStatus::kEnqueued, BWGEMM_REASON_KERNEL_SELECTED}
                   : LaunchResult{LaunchStatus::kEarlierFailure, BWGEMM_REASON_LAUNCH_FAILED};
   return true;
@@ -66,7 +66,7 @@ bool launch_split(const GemmProblem& p, const DeviceCaps& caps, int config, Erro
 
 LaunchResult launch(const GemmProblem& p, const DeviceCaps& caps, int config,
                     ErrorFlag error_flag) {
-  if (config == kDecodeConfig) return decode::launch(p, caps);
+  if (config == kDecodeConfig) return decode::launch(p, caps, false);
   LaunchResult split;
   if (launch_split(p, caps, config, error_flag, &split)) return split;
   return launch_gemm(kCatalog, p, caps, config, error_flag);
