@@ -84,7 +84,8 @@ Suite k_sweep_suite() {
 Suite small_suite() {
   Suite s =
       named("small",
-            "small cubes and skinny shapes (m or n <= 256), fp16 TN; also eager and graph rates");
+            "small cubes and skinny shapes (m or n <= 256), fp16 TN; also eager, graph and model "
+            "rates");
   s.rates = true;
   const OpPair tn{T, N};
   const DType h = DType::kF16;
@@ -113,8 +114,8 @@ constexpr int64_t kDecodeTokens[] = {1, 8, 16, 32, 64, 128};
 Suite decode_suite() {
   Suite s = named("decode",
                   "decode: n = 1 .. 128 tokens through 4096^2, 14336x4096, 4096x14336 "
-                  "and 8192^2 weights, bf16 and fp16, TN and NN; also eager and graph "
-                  "rates");
+                  "and 8192^2 weights, bf16 and fp16, TN and NN; also eager, graph "
+                  "and model rates");
   s.rates = true;
   for (const auto& w : kDecodeWeights) {
     const std::string weight = std::to_string(w[0]) + "x" + std::to_string(w[1]) + " weight";
@@ -172,8 +173,8 @@ constexpr int64_t kModelTokens[] = {1, 4, 8};
 Suite models_suite() {
   Suite s = named("models",
                   "decode at 1, 4 and 8 tokens through the projections of Llama-2-7B/13B, "
-                  "Llama-3-8B, Mistral-7B, Qwen2.5-7B and Phi-3-mini, bf16 TN; also eager and "
-                  "graph rates");
+                  "Llama-3-8B, Mistral-7B, Qwen2.5-7B and Phi-3-mini, bf16 TN; also eager, "
+                  "graph and model rates");
   s.rates = true;
   for (const ModelWeight& w : kModelWeights)
     for (int64_t n : kModelTokens)
