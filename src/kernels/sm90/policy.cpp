@@ -128,8 +128,12 @@ constexpr Row kRows[] = {
     // K in pairs (sm90_64x64x64_12stage_2cta_splitk, 128 of 132 SMs, a
     // 12-stage ring, launched as a programmatic dependent) measured 0.73x /
     // 0.80x / 0.88x cuBLAS at n = 1 / 16 / 64 (bf16 TN; fp16 NN n = 16: 0.80x)
-    // on an H200 (bwgemm-bench --shape, docs/perf.md v9): cuBLAS keeps it
-    // (but 17..32 tokens TN, 11..32 NN from 4096 x 4096: decode_pair_wins).
+    // on an H200 (bwgemm-bench --shape, docs/perf.md v9): cuBLAS keeps it.
+    // The split-K pair with 32-row stages (sm90_32x64x64_6stage_2cta_splitk)
+    // ran 4096 x 4096 at 17..32 tokens TN and 11..32 NN 1.04-1.08x cuBLAS
+    // back to back in a CUDA graph (docs/perf.md v26), but 0.96-0.99x after
+    // a plainly launched kernel, and it made Llama-3-8B's whole decode step
+    // at 24 tokens 1.4 % slower (q and o on it; docs/perf.md v35).
     {"decode <=64 tokens, weight of 2113..4224 rows, <= 32 MB: cuBLAS measured faster", 64, 2113,
      4224, 2048, 4096 * 4096, -1},
     // Decode from smaller weights (2048 x 4096 at 1, 16, 64 tokens, fp16/bf16,
@@ -223,26 +227,6 @@ bool decode_three_an_sm_wins(const GemmProblem& p, const DeviceCaps& caps) {
   return ctas <= wave && double(ctas) >= kDecodeThreeAnSmFill * double(wave);
 }
 
-// Decode from a 4096 x 4096 weight at 17..32 tokens TN, 11..32 NN: the
-// split-K pair of 64 x 64 tiles, each stage holding only the 32 token rows
-// beside its 64 weight rows, 6 stages so that two CTAs share an SM. In a
-// CUDA graph on an H200 (bf16 and fp16, docs/perf.md v26): TN 1.05-1.08x
-// cuBLAS at 17, 24 and 32 tokens (where the decode kernel reads 0.92x at
-// 32), NN 1.04x at 11, 1.04-1.07x at 12..32, 1.00-1.03x at 9 and 10 (cuBLAS
-// keeps those); with 16 stages and one CTA per SM (v25) TN read 1.02-1.04x
-// and NN 1.00x. Other weights stay on cuBLAS: 4224 x 4096
-// 1.00x, 2176 x 2048 0.81x, 4096 x 14336 1.01x. Measured with its 64
-// cluster tiles on 132 SMs only: an H100 PCIe's 114 or an SM count target
-// below 128 keep cuBLAS.
-constexpr int64_t kDecodePairNnMinTokens = 11;
-constexpr int kDecodePairConfig = shape_index("sm90_32x64x64_6stage_2cta_splitk");
-static_assert(kDecodePairConfig > 0 && kShapes[kDecodePairConfig].row_tile_rows == 32);
-
-bool decode_pair_wins(const GemmProblem& p, const DeviceCaps& caps) {
-  return !p.trans_b && in(p.n, p.trans_a ? kDecodeMaxTokens + 1 : kDecodePairNnMinTokens, 32) &&
-         p.m == 4096 && p.k == 4096 && target_sms(p, caps) >= 128;
-}
-
 // GPT-2's input gradient (768 x 8192 x 50257 NN, ldb 50257, B read by row
 // classes) on 66 clusters: 96 tiles of 256 x 256 (32 row blocks by 3) take
 // two waves, the second 45 % full (the kernel at 0.73 of its full-wave
@@ -301,10 +285,6 @@ ConfigChoice select_config(const GemmProblem& p, const DeviceCaps& caps) {
     return {kDecodeConfig,
             "TN decode, <= 8 tokens, K <= 4096, one wave of the decode kernel three CTAs an SM "
             "(6144 x 4096): the decode kernel measured faster"};
-  if (decode_pair_wins(p, caps))
-    return {kDecodePairConfig,
-            "decode, 17..32 tokens (TN) or 11..32 (NN), 4096 x 4096 weight: the split-K pair "
-            "with 32-row stages measured faster"};
   const int64_t tokens = p.m < p.n ? p.m : p.n, rows = p.m < p.n ? p.n : p.m;
   for (const Row& r : kRows)
     if (in(tokens, 0, r.max_tokens) && in(rows, r.min_rows, r.max_rows) && in(p.k, r.min_k, 0) &&

@@ -66,8 +66,8 @@ std::vector<Shape> matrix_shapes() {
   std::vector<Shape> shapes;
   for (int64_t s : {1, 7, 63, 64, 65, 127, 128, 129, 255, 256, 257, 1000, 1024, 2049})
     shapes.push_back({s, s, s});
-  // 4096 x 16 (NN), 17 and 32 x 4096: decode on the split-K pair (policy.cpp,
-  // decode_pair_wins).
+  // 4096 x 16 (NN), 17 and 32 x 4096: decode on the split-K pair with its
+  // 32-row stages where it is named (the policy gives them cuBLAS).
   const Shape mixed[] = {{65, 257, 129},   {1000, 7, 1024},  {7, 1000, 63},  {2049, 129, 64},
                          {129, 2049, 255}, {256, 1, 1000},   {1, 256, 7},    {1024, 65, 2049},
                          {257, 1024, 1},   {63, 64, 0},      {128, 129, 0},  {511, 513, 1000},
