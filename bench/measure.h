@@ -16,7 +16,7 @@
 // start event fires: otherwise, on small shapes, the events would also time
 // the host enqueueing the call.
 //
-// Rates (the small and decode suites): "eager" is the wall time of N
+// Rates (the small, decode and models suites, and --rates): "eager" is the wall time of N
 // back-to-back calls on one stream and one synchronize, over N, host time
 // included; "graph" is the same N calls captured in one CUDA graph, replayed,
 // wall time over N: the device time per call of a stream of calls. "model" is

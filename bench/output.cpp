@@ -209,7 +209,7 @@ void Report::begin_suite(const Suite& suite) {
                 most, kFootprintPerL2, static_cast<double>(l2_bytes_) / 1e6);
     std::printf("TFLOP/s and effective TB/s per path%s\n",
                 suite.rates ? "; below each shape: us per call on the device (events, one "
-                              "call), eager (back-to-back calls on one stream, host included) "
+                              "call), eager (back-to-back calls on one stream, host included), "
                               "in a CUDA graph (the device time per call of a stream of "
                               "calls) and model (what a call adds to a graph where an empty "
                               "kernel precedes each call, as a model's other kernels do), "

@@ -13,8 +13,8 @@ cudaError_t enqueue_decode(DecodeKernel kernel, unsigned ctas, uint32_t smem_byt
   config.blockDim = dim3(kThreads, 1, 1);
   config.dynamicSmemBytes = smem_bytes;
   config.stream = stream;
-  // The prologue overlaps the previous grid on the stream (the kernel waits
-  // for it before reading anything).
+  // Programmatic: the prologue overlaps the previous grid on the stream (the
+  // kernel waits for it before reading anything).
   cudaLaunchAttribute dependent{};
   dependent.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   dependent.val.programmaticStreamSerializationAllowed = 1;

@@ -69,7 +69,7 @@ bool follows_last_call(cudaStream_t stream, const void* tokens) {
 // A programmatic dependent's start overlaps the end of a previous grid that
 // releases its dependents early, as the decode and sm90 kernels do; behind
 // one that does not (a model's norms and activations, launched plainly) it
-// cost 0.3-0.6 us a call on an H200 (docs/perf.md v35).
+// cost up to 0.6 us a call on an H200 (docs/perf.md v35).
 LaunchResult launch(const GemmProblem& p, const DeviceCaps& caps, bool after_own_grid) {
   const KernelView v = to_kernel_view(p);
   const int shape = shape_of(p, caps);

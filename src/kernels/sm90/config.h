@@ -96,7 +96,8 @@ inline constexpr Shape kShapes[] = {
      false, 2, 16 * 1024},
     // Decode at up to 32 tokens: the split-K pair with stages of 32 token rows
     // and 64 weight rows (12 KB), 6 of them so that two CTAs share an SM
-    // (faster than 16 stages, one CTA per SM: docs/perf.md v26).
+    // (faster than 16 stages, one CTA per SM: docs/perf.md v26). Run only
+    // where named: in a model it lost to cuBLAS (policy.cpp).
     {"sm90_32x64x64_6stage_2cta_splitk", 1, 64, 2, ClusterMode::kSplitK, 6, kDecodeLayouts, true, 0,
      32 * 1024, 32, 2},
 };

@@ -131,7 +131,7 @@ constexpr Row kRows[] = {
     // on an H200 (bwgemm-bench --shape, docs/perf.md v9): cuBLAS keeps it.
     // The split-K pair with 32-row stages (sm90_32x64x64_6stage_2cta_splitk)
     // ran 4096 x 4096 at 17..32 tokens TN and 11..32 NN 1.04-1.08x cuBLAS
-    // back to back in a CUDA graph (docs/perf.md v26), but 0.96-0.99x after
+    // back to back in a CUDA graph (docs/perf.md v26), but 0.95-1.00x after
     // a plainly launched kernel, and it made Llama-3-8B's whole decode step
     // at 24 tokens 1.4 % slower (q and o on it; docs/perf.md v35).
     {"decode <=64 tokens, weight of 2113..4224 rows, <= 32 MB: cuBLAS measured faster", 64, 2113,
