@@ -5,6 +5,7 @@
 #include "api/lt_decode.h"
 #include "core/device_caps.h"
 #include "core/env_config.h"
+#include "core/launch_order.h"
 #include "dispatch/decision_log.h"
 #include "dispatch/launch.h"
 #include "dispatch/path_switch.h"
@@ -133,6 +134,7 @@ cublasStatus_t run_prepared(const RawCall& call, bwgemmReason_t reason, const Pr
     }
   }
   record_decision(call, BWGEMM_PATH_CUBLAS, reason, "", rule);
+  record_other_grid();  // cuBLAS's kernels: launch_order.h
   return forward_call(call);
 }
 

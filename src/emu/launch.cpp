@@ -56,7 +56,7 @@ emu::RunResult run_grid(const emu::LaunchConfig& config, void (*run)(void*), voi
 // gets half its real grid: more tiles per cluster, the same code). The run's
 // result is emu::last_run().
 cudaError_t launch_persistent(const KernelVariant& v, const GemmParams& params,
-                              const DeviceCaps& caps, int sm_count_target, cudaStream_t) {
+                              const DeviceCaps& caps, int sm_count_target, cudaStream_t, bool) {
   const int clusters = caps.sm_count / v.cluster_size;
   if (clusters <= 0) return cudaErrorInvalidConfiguration;
   const int64_t grid =

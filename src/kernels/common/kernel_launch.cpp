@@ -4,6 +4,7 @@
 #include <atomic>
 
 #include "core/env_config.h"
+#include "core/launch_order.h"
 #include "core/log.h"
 #include "core/recent_values.h"
 
@@ -90,13 +91,26 @@ bwgemmReason_t build_launch(const VariantCatalog& catalog, const GemmProblem& p,
   return reason;
 }
 
+cudaError_t enqueue_built(const VariantCatalog& catalog, const KernelVariant& v,
+                          const GemmParams& params, const GemmProblem& p, const DeviceCaps& caps,
+                          bool after_own_grid) {
+  const GridInputs inputs{p.stream, p.a, p.b};
+  const cudaError_t err = launch_persistent(v, params, caps, p.sm_count_target, p.stream,
+                                            after_own_grid || follows_releasing_grid(inputs));
+  if (err != cudaSuccess) return err;  // nothing enqueued
+  if (catalog.releases_dependents)
+    record_releasing_grid(inputs);
+  else
+    record_other_grid();
+  return cudaSuccess;
+}
+
 LaunchResult launch_gemm(const VariantCatalog& catalog, const GemmProblem& p,
                          const DeviceCaps& caps, int config, ErrorFlag error_flag) {
   bwgemmReason_t reason;
   const Build* build = find_or_build(catalog, p, config, error_flag, &reason);
   if (build == nullptr) return {LaunchStatus::kForward, reason};
-  const cudaError_t err =
-      launch_persistent(*build->variant, build->params, caps, p.sm_count_target, p.stream);
+  const cudaError_t err = enqueue_built(catalog, *build->variant, build->params, p, caps, false);
   if (err != cudaSuccess) {
     if (!g_launch_failure_warned.exchange(true))
       log_warning("%s kernel launch failed (CUDA error %d); forwarding to cuBLAS",

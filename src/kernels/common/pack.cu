@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <climits>
 
+#include "core/launch_order.h"
+
 namespace bwgemm {
 namespace {
 
@@ -116,6 +118,7 @@ cudaError_t enqueue_pack16(const Matrix16& m, void* dst, cudaStream_t stream) {
   const auto* base = static_cast<const uint16_t*>(m.base);
   const int64_t last_col = (m.cols - 1) * m.ld + m.rows;
   const int64_t far = (batches - 1) * m.stride;
+  record_other_grid();  // it does not release its dependents early
   pack16_kernel<<<blocks_for(total), kThreads, 0, stream>>>(
       base, base + far + last_col, m.rows, m.ld, m.stride, static_cast<uint4*>(dst), chunks_per_col,
       m.cols, total);
@@ -125,6 +128,7 @@ cudaError_t enqueue_pack16(const Matrix16& m, void* dst, cudaStream_t stream) {
 cudaError_t enqueue_transpose16(const Matrix16& m, void* dst, cudaStream_t stream) {
   const int64_t total = m.rows * (m.cols / kChunk);
   if (total == 0) return cudaSuccess;
+  record_other_grid();
   transpose16_kernel<<<blocks_for(total), kThreads, 0, stream>>>(
       static_cast<const uint16_t*>(m.base), m.rows, m.ld, m.cols, static_cast<uint4*>(dst), total);
   return cudaGetLastError();

@@ -62,13 +62,14 @@ int max_active_clusters(const KernelVariant& v, const DeviceCaps& caps) {
 
 cudaError_t configure_persistent(const KernelVariant& v, const GemmParams& params,
                                  const DeviceCaps& caps, int sm_count_target, cudaStream_t stream,
-                                 PersistentConfig* out) {
+                                 bool after_releasing_grid, PersistentConfig* out) {
   const int clusters = max_active_clusters(v, caps);
   if (clusters <= 0) return cudaErrorInvalidConfiguration;
   const int64_t grid =
       persistent_clusters(params.scheduler.tile_count(), clusters, sm_count_target, v.cluster_size);
   out->kernel = v.kernel;
-  out->config = launch_config(v, unsigned(grid), v.programmatic, out->attrs);
+  out->config =
+      launch_config(v, unsigned(grid), v.programmatic && after_releasing_grid, out->attrs);
   out->config.stream = stream;
   return cudaSuccess;
 }
@@ -81,9 +82,11 @@ cudaError_t enqueue_persistent(const PersistentConfig& c, const GemmParams& para
 }
 
 cudaError_t launch_persistent(const KernelVariant& v, const GemmParams& params,
-                              const DeviceCaps& caps, int sm_count_target, cudaStream_t stream) {
+                              const DeviceCaps& caps, int sm_count_target, cudaStream_t stream,
+                              bool after_releasing_grid) {
   PersistentConfig c;
-  const cudaError_t err = configure_persistent(v, params, caps, sm_count_target, stream, &c);
+  const cudaError_t err =
+      configure_persistent(v, params, caps, sm_count_target, stream, after_releasing_grid, &c);
   return err != cudaSuccess ? err : enqueue_persistent(c, params);
 }
 

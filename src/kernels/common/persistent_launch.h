@@ -24,7 +24,8 @@ struct KernelVariant {
   int index;  // dense over all families, < kMaxKernelVariants, for per-device caches
   // The kernel waits for the previous grid on its stream (griddepcontrol)
   // before touching memory, so it may be launched as a programmatic
-  // dependent, overlapping its prologue with that grid's tail.
+  // dependent, overlapping its prologue with that grid's tail (where that
+  // grid releases its dependents early: launch_order.h).
   bool programmatic;
 };
 
@@ -45,9 +46,12 @@ inline int64_t persistent_clusters(int64_t tiles, int co_resident_clusters, int 
 // Enqueues `v` on `stream` over persistent_clusters() clusters: the two
 // steps below. The first launch of a variant on a device raises its
 // shared-memory limit and queries its cluster occupancy there; later ones
-// read the cache.
+// read the cache. `after_releasing_grid`: the grid follows one that releases
+// its dependents early (launch_order.h); a programmatic variant is then
+// launched as a programmatic dependent.
 cudaError_t launch_persistent(const KernelVariant& v, const GemmParams& params,
-                              const DeviceCaps& caps, int sm_count_target, cudaStream_t stream);
+                              const DeviceCaps& caps, int sm_count_target, cudaStream_t stream,
+                              bool after_releasing_grid);
 
 // What cudaLaunchKernelEx takes besides the parameter block. Not copyable:
 // config.attrs points at `cluster`.
@@ -61,11 +65,12 @@ struct PersistentConfig {
   cudaLaunchAttribute attrs[2];  // config.attrs: the cluster, programmatic serialization
 };
 
-// The grid, block, shared memory and cluster of `v` for `params`.
-// cudaErrorInvalidConfiguration when the device cannot hold a cluster of it.
+// The grid, block, shared memory, cluster and programmatic launch of `v` for
+// `params`. cudaErrorInvalidConfiguration when the device cannot hold a
+// cluster of it.
 cudaError_t configure_persistent(const KernelVariant& v, const GemmParams& params,
                                  const DeviceCaps& caps, int sm_count_target, cudaStream_t stream,
-                                 PersistentConfig* out);
+                                 bool after_releasing_grid, PersistentConfig* out);
 
 // cudaLaunchKernelEx alone (bwgemm-bench times it as the floor of a call's
 // host cost).

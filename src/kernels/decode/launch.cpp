@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 
+#include "core/launch_order.h"
 #include "core/log.h"
 #include "kernels/common/launch_params.h"
 #include "kernels/decode/check.h"
@@ -55,28 +56,14 @@ bool has_kernel(const GemmProblem& p) {
   return kernel_of(v, shape_for(v.rows, v.col_operand.mn_major)) != nullptr;
 }
 
-bool follows_last_call(cudaStream_t stream, const void* tokens) {
-  struct Call {
-    cudaStream_t stream;
-    const void* tokens;
-  };
-  thread_local Call last{nullptr, nullptr};
-  const bool follows = tokens != nullptr && last.tokens == tokens && last.stream == stream;
-  last = {stream, tokens};
-  return follows;
-}
-
-// A programmatic dependent's start overlaps the end of a previous grid that
-// releases its dependents early, as the decode and sm90 kernels do; behind
-// one that does not (a model's norms and activations, launched plainly) it
-// cost up to 0.6 us a call on an H200 (docs/perf.md v35).
 LaunchResult launch(const GemmProblem& p, const DeviceCaps& caps, bool after_own_grid) {
   const KernelView v = to_kernel_view(p);
   const int shape = shape_of(p, caps);
   const DecodeKernel kernel = kernel_of(v, shape);
   if (kernel == nullptr) return {LaunchStatus::kForward, BWGEMM_REASON_LAUNCH_FAILED};
   const DecodeParams params = make_params(v, shape);
-  const bool programmatic = follows_last_call(p.stream, params.tokens) || after_own_grid;
+  const GridInputs inputs{p.stream, p.a, p.b};
+  const bool programmatic = after_own_grid || follows_releasing_grid(inputs);
   const cudaError_t err =
       enqueue_decode(kernel, unsigned(params.col_blocks * v.batch), smem_bytes(kShapes[shape]),
                      params, programmatic, p.stream);
@@ -85,6 +72,7 @@ LaunchResult launch(const GemmProblem& p, const DeviceCaps& caps, bool after_own
       log_warning("decode kernel launch failed (CUDA error %d)", static_cast<int>(err));
     return {LaunchStatus::kForward, BWGEMM_REASON_LAUNCH_FAILED};
   }
+  record_releasing_grid(inputs);  // as decode_kernel.cuh does
   return {LaunchStatus::kEnqueued, BWGEMM_REASON_KERNEL_SELECTED};
 }
 

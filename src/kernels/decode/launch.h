@@ -18,15 +18,11 @@ DecodeParams make_params(const KernelView& v, int shape);
 // type pair. Callers that must know before enqueuing anything else ask this.
 bool has_kernel(const GemmProblem& p);
 
-// Whether a call follows this thread's previous decode call on its stream
-// directly, as far as can be told here: the same stream and the same tokens
-// (a model's k projection after its q, v after k). Records the call.
-bool follows_last_call(cudaStream_t stream, const void* tokens);
-
 // Enqueues the kernel on p.stream: kEnqueued, or kForward with LAUNCH_FAILED
 // (nothing enqueued; the caller decides where the call goes).
-// `after_own_grid`: the caller has just enqueued a grid of this library on
-// p.stream (a ragged edge after its body).
+// As a programmatic dependent where it follows a grid that releases its
+// dependents early: `after_own_grid` (the caller has just enqueued one on
+// p.stream: a ragged edge after its body) or as launch_order.h tells.
 LaunchResult launch(const GemmProblem& p, const DeviceCaps& caps, bool after_own_grid);
 
 }  // namespace bwgemm::decode

@@ -8,7 +8,8 @@
 
 namespace bwgemm::sm100 {
 
-extern const VariantCatalog kCatalog = {"sm100", select_variant, tile_shape};
+// Its kernel does not release its dependents early.
+extern const VariantCatalog kCatalog = {"sm100", select_variant, tile_shape, false};
 
 namespace {
 

@@ -13,7 +13,8 @@
 
 namespace bwgemm::sm90 {
 
-extern const VariantCatalog kCatalog = {"sm90", select_variant, tile_shape};
+// Its kernel releases its dependents early (gemm_kernel.cuh).
+extern const VariantCatalog kCatalog = {"sm90", select_variant, tile_shape, true};
 
 namespace {
 
@@ -52,13 +53,13 @@ bool launch_split(const GemmProblem& p, const DeviceCaps& caps, int config, Erro
           BWGEMM_REASON_KERNEL_SELECTED ||
       (copies_tokens &&
        enqueue_transpose16(tokens, split.parts.edge.workspace, p.stream) != cudaSuccess) ||
-      launch_persistent(*body_variant, body, caps, p.sm_count_target, p.stream) != cudaSuccess)
+      enqueue_built(kCatalog, *body_variant, body, split.parts.body, caps, false) != cudaSuccess)
     return false;
   // The body is on the stream: the call can no longer go to cuBLAS whole.
   const bool enqueued =
-      edge_decodes ? decode::launch(edge_problem, caps, true).status == LaunchStatus::kEnqueued
-                   : launch_persistent(*edge_variant, edge, caps, p.sm_count_target, p.stream) ==
-                         cudaSuccess;
+      edge_decodes
+          ? decode::launch(edge_problem, caps, true).status == LaunchStatus::kEnqueued
+          : enqueue_built(kCatalog, *edge_variant, edge, edge_problem, caps, true) == cudaSuccess;
   *out = enqueued ? LaunchResult{LaunchStatus::kEnqueued, BWGEMM_REASON_KERNEL_SELECTED}
                   : LaunchResult{LaunchStatus::kEarlierFailure, BWGEMM_REASON_LAUNCH_FAILED};
   return true;

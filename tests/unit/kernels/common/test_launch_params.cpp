@@ -16,6 +16,7 @@
 
 #include "api/decode.h"
 #include "core/env_config.h"
+#include "core/launch_order.h"
 #include "kernels/common/kernel_launch.h"
 #include "kernels/common/kernel_view.h"
 #include "kernels/common/launch_params.h"
@@ -78,10 +79,13 @@ namespace {
 const bwgemm::KernelVariant* g_launched_variant;
 bwgemm::GemmParams g_launched_params;
 int g_launched_sm_count_target;
+bool g_launched_after_releasing_grid;
 cudaError_t g_launch_error = cudaSuccess;
 }  // namespace
 cudaError_t bwgemm::launch_persistent(const KernelVariant& v, const GemmParams& params,
-                                      const DeviceCaps&, int sm_count_target, cudaStream_t) {
+                                      const DeviceCaps&, int sm_count_target, cudaStream_t,
+                                      bool after_releasing_grid) {
+  g_launched_after_releasing_grid = after_releasing_grid;
   g_launched_variant = &v;
   g_launched_params = params;
   g_launched_sm_count_target = sm_count_target;
@@ -819,7 +823,7 @@ void select_variant_takes_types_and_majorness(void**) {
 // defect: a warning on every call, whatever BWGEMM_LOG said).
 void launch_gemm_enqueues_or_forwards_with_a_warning(void**) {
   const bwgemm::VariantCatalog catalog = {"sm90", bwgemm::sm90::select_variant,
-                                          bwgemm::sm90::tile_shape};
+                                          bwgemm::sm90::tile_shape, true};
   const bwgemm::DeviceCaps caps{0, 9, 0, 132, 232448};
   uint32_t flag = 0;
   test::TempFile log;
@@ -887,7 +891,7 @@ void launch_gemm_enqueues_or_forwards_with_a_warning(void**) {
 // defect: it was part of the key, so a guarded family never found a build).
 void a_repeated_build_is_kept(void**) {
   const bwgemm::VariantCatalog catalog = {"sm90", bwgemm::sm90::select_variant,
-                                          bwgemm::sm90::tile_shape};
+                                          bwgemm::sm90::tile_shape, true};
   uint32_t flag = 0;
   const GemmProblem p = problem_of(
       make_call(CUBLAS_OP_T, CUBLAS_OP_N, kTypes[2], Size{640, 320, 192, 1, false, false}),
@@ -956,7 +960,7 @@ void persistent_grid_honours_the_sm_count_target(void**) {
 // The problem's target reaches the launcher.
 void launch_gemm_passes_the_sm_count_target(void**) {
   const bwgemm::VariantCatalog catalog = {"sm90", bwgemm::sm90::select_variant,
-                                          bwgemm::sm90::tile_shape};
+                                          bwgemm::sm90::tile_shape, true};
   const bwgemm::DeviceCaps caps{0, 9, 0, 132, 232448};
   uint32_t flag = 0;
   g_launch_error = cudaSuccess;
@@ -969,6 +973,42 @@ void launch_gemm_passes_the_sm_count_target(void**) {
       assert_int_equal(g_launched_sm_count_target, target);
     }
   });
+}
+
+// launch_gemm tells the launcher whether the grid follows one that releases
+// its dependents early (launch_order.h), and records its own grid: as such
+// for a family whose kernel does (sm90), as any other grid otherwise
+// (sm100). The defect it guards: every grid of a programmatic sm90
+// configuration started as a programmatic dependent, behind any kernel.
+void launch_gemm_follows_only_a_releasing_grid(void**) {
+  const bwgemm::DeviceCaps caps{0, 9, 0, 132, 232448};
+  uint32_t flag = 0;
+  g_launch_error = cudaSuccess;
+  const GemmProblem p = problem_of(
+      make_call(CUBLAS_OP_T, CUBLAS_OP_N, kTypes[2], Size{640, 320, 192, 1, false, false}),
+      CUBLAS_POINTER_MODE_HOST);
+  GemmProblem other = p;  // other operands, the same stream
+  other.a = static_cast<const char*>(p.a) + 4096;
+  other.b = static_cast<const char*>(p.b) + 4096;
+  const auto after_releasing_grid = [&](const bwgemm::VariantCatalog& catalog,
+                                        const GemmProblem& call) {
+    g_launched_after_releasing_grid = !g_launched_after_releasing_grid;
+    assert_int_equal(int(bwgemm::launch_gemm(catalog, call, caps, 0, {&flag, 7}).status),
+                     int(bwgemm::LaunchStatus::kEnqueued));
+    return g_launched_after_releasing_grid;
+  };
+  const bwgemm::VariantCatalog sm90 = {"sm90", bwgemm::sm90::select_variant,
+                                       bwgemm::sm90::tile_shape, true};
+  bwgemm::record_other_grid();
+  assert_false(after_releasing_grid(sm90, p));
+  assert_true(after_releasing_grid(sm90, p));
+  assert_false(after_releasing_grid(sm90, other));
+  bwgemm::record_other_grid();  // an operand copy, a call forwarded to cuBLAS
+  assert_false(after_releasing_grid(sm90, other));
+  const bwgemm::VariantCatalog not_releasing = {"sm100", bwgemm::sm90::select_variant,
+                                                bwgemm::sm90::tile_shape, false};
+  assert_true(after_releasing_grid(not_releasing, other));
+  assert_false(after_releasing_grid(not_releasing, other));
 }
 
 }  // namespace
@@ -998,6 +1038,7 @@ int main() {
       TEST(launch_gemm_enqueues_or_forwards_with_a_warning),
       TEST(persistent_grid_honours_the_sm_count_target),
       TEST(launch_gemm_passes_the_sm_count_target),
+      TEST(launch_gemm_follows_only_a_releasing_grid),
       TEST(a_repeated_build_is_kept),
   };
   return cmocka_run_group_tests_name("launch_params", tests, nullptr, nullptr);

@@ -2,12 +2,13 @@
 // src/kernels/decode/launch.cpp: which launches are programmatic dependents
 // of the previous grid on their stream. A call follows the previous one
 // directly (and overlaps its end) where it is known to: after a grid of this
-// library's own (a ragged edge after its body), or on the tokens and stream
-// of this thread's previous decode call (a model's k projection after its
-// q); behind any other kernel, a programmatic launch only costs.
+// library's own (a ragged edge after its body), or on an operand and the
+// stream of this thread's last grid (a model's k projection after its q;
+// launch_order.h); behind any other kernel, a programmatic launch only costs.
 #include <cstdint>
 #include <thread>
 
+#include "core/launch_order.h"
 #include "kernels/common/kernel_view.h"
 #include "kernels/decode/launch.h"
 #include "kernels/decode/variants.h"
@@ -87,7 +88,7 @@ void same_tokens_and_stream_follow(void**) {
 void another_stream_does_not(void**) {
   assert_false(launched_programmatic(call(g_h, g_wq, 2)));
   assert_false(launched_programmatic(call(g_h, g_wk, 3)));  // same tokens, other stream
-  assert_false(launched_programmatic(call(g_x, g_wk, 3)));
+  assert_false(launched_programmatic(call(g_x, g_wo, 3)));
 }
 
 void after_own_grid_always_follows(void**) {
@@ -100,11 +101,18 @@ void after_own_grid_always_follows(void**) {
 void each_thread_has_its_own_last_call(void**) {
   assert_false(launched_programmatic(call(g_h, g_wq, 5)));
   bool other = true;
-  std::thread([&] {
-    other = bwgemm::decode::follows_last_call(call(g_h, g_wk, 5).stream, g_h);
-  }).join();
+  std::thread([&] { other = launched_programmatic(call(g_h, g_wk, 5)); }).join();
   assert_false(other);
   assert_true(launched_programmatic(call(g_h, g_wk, 5)));
+}
+
+// A grid that does not release its dependents early (a call forwarded to
+// cuBLAS, an operand copy) between two calls on the same tokens.
+void another_grid_between_does_not(void**) {
+  assert_false(launched_programmatic(call(g_h, g_wq, 6)));
+  bwgemm::record_other_grid();
+  assert_false(launched_programmatic(call(g_h, g_wk, 6)));
+  assert_true(launched_programmatic(call(g_h, g_wk, 6)));
 }
 
 }  // namespace
@@ -115,6 +123,7 @@ int main() {
       cmocka_unit_test(another_stream_does_not),
       cmocka_unit_test(after_own_grid_always_follows),
       cmocka_unit_test(each_thread_has_its_own_last_call),
+      cmocka_unit_test(another_grid_between_does_not),
   };
   return cmocka_run_group_tests_name("decode launch", tests, nullptr, nullptr);
 }
