@@ -23,9 +23,9 @@
 // what a call adds to a graph where another kernel precedes each call, as a
 // model's norms and activations precede its projections: the graph of N
 // (empty kernel, call) pairs less the graph of the N empty kernels, in the
-// same batch. Back to back, a call's start overlaps the previous call's end
-// where both use programmatic dependent launch; after a kernel that does not,
-// as in a model, it cannot.
+// same batch. Back to back, a call's start can overlap the previous call's
+// end where it is launched as a programmatic dependent; after a kernel that
+// does not release its dependents early, as in a model, it cannot.
 //
 // Host cost (the host suite): wall time per call of the host function alone,
 // in chunks of calls with the stream drained before each chunk so the GPU is

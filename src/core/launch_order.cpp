@@ -5,17 +5,13 @@ namespace bwgemm {
 namespace {
 
 // This thread's last grid, and whether it releases its dependents early.
-thread_local GridInputs t_last{nullptr, nullptr, nullptr};
+thread_local GridInputs t_last{nullptr, nullptr};
 thread_local bool t_last_releases = false;
-
-bool reads(const GridInputs& g, const void* operand) {
-  return operand != nullptr && (g.a == operand || g.b == operand);
-}
 
 }  // namespace
 
 bool follows_releasing_grid(const GridInputs& g) {
-  return t_last_releases && g.stream == t_last.stream && (reads(t_last, g.a) || reads(t_last, g.b));
+  return t_last_releases && g.b != nullptr && g.stream == t_last.stream && g.b == t_last.b;
 }
 
 void record_releasing_grid(const GridInputs& g) {

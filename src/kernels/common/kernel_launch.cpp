@@ -94,7 +94,7 @@ bwgemmReason_t build_launch(const VariantCatalog& catalog, const GemmProblem& p,
 cudaError_t enqueue_built(const VariantCatalog& catalog, const KernelVariant& v,
                           const GemmParams& params, const GemmProblem& p, const DeviceCaps& caps,
                           bool after_own_grid) {
-  const GridInputs inputs{p.stream, p.a, p.b};
+  const GridInputs inputs{p.stream, p.b};
   const cudaError_t err = launch_persistent(v, params, caps, p.sm_count_target, p.stream,
                                             after_own_grid || follows_releasing_grid(inputs));
   if (err != cudaSuccess) return err;  // nothing enqueued

@@ -20,7 +20,7 @@ namespace bwgemm {
 // Config> using Config`, `template <class Cfg> static KernelEntry entry()`,
 // `kFirstVariantIndex` (where its variants start among all families'),
 // `programmatic_launch(config)` (the configuration's kernel waits for the
-// previous grid itself and is launched as a programmatic dependent),
+// previous grid itself and may be launched as a programmatic dependent),
 // `kConfigCount` and `static constexpr bool compiled(int config, bool row_mn,
 // bool col_mn)`.
 template <class Family, class AB, class Out>

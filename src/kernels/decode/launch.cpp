@@ -62,7 +62,7 @@ LaunchResult launch(const GemmProblem& p, const DeviceCaps& caps, bool after_own
   const DecodeKernel kernel = kernel_of(v, shape);
   if (kernel == nullptr) return {LaunchStatus::kForward, BWGEMM_REASON_LAUNCH_FAILED};
   const DecodeParams params = make_params(v, shape);
-  const GridInputs inputs{p.stream, p.a, p.b};
+  const GridInputs inputs{p.stream, p.b};
   const bool programmatic = after_own_grid || follows_releasing_grid(inputs);
   const cudaError_t err =
       enqueue_decode(kernel, unsigned(params.col_blocks * v.batch), smem_bytes(kShapes[shape]),

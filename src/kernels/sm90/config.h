@@ -38,11 +38,12 @@ struct Shape {
   // Which operand layouts are compiled (bit: row_mn * 2 + col_mn); the others
   // run configuration 0. Only what the selection can pick is instantiated.
   uint8_t layouts;
-  // Launched as a programmatic dependent (persistent_launch.cpp): the
-  // prologue overlaps the previous grid on the stream. Every configuration's
-  // kernel waits for that grid (griddepcontrol.wait) before touching memory.
-  // Configuration 0 keeps its plain launch: with PDL it was level at 4096^3
-  // and faster only on shapes the dispatcher gives cuBLAS (docs/perf.md v27).
+  // May be launched as a programmatic dependent, where it follows a grid that
+  // releases its dependents early (core/launch_order.h): the prologue then
+  // overlaps that grid. Every configuration's kernel waits for the previous
+  // grid (griddepcontrol.wait) before touching memory. Configuration 0 keeps
+  // its plain launch: with PDL it was level at 4096^3 and faster only on
+  // shapes the dispatcher gives cuBLAS (docs/perf.md v27).
   bool programmatic;
   // Row windows (gemm_params.h, RowClassUse::kRowWindows): an M/N-major row
   // operand with any leading dimension is fetched as 16-byte-aligned windows

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The sm90 kernel family as dispatch sees it.
 #include "kernels/sm90/family.h"
+
+#include "core/launch_order.h"
 #include "kernels/common/launch_params.h"
 #include "kernels/common/pack.h"
 #include "kernels/common/persistent_launch.h"
@@ -60,6 +62,9 @@ bool launch_split(const GemmProblem& p, const DeviceCaps& caps, int config, Erro
       edge_decodes
           ? decode::launch(edge_problem, caps, true).status == LaunchStatus::kEnqueued
           : enqueue_built(kCatalog, *edge_variant, edge, edge_problem, caps, true) == cudaSuccess;
+  // The next call follows the edge where it reads the call's B, not the
+  // edge's part (or copy) of it.
+  if (enqueued) record_releasing_grid({p.stream, p.b});
   *out = enqueued ? LaunchResult{LaunchStatus::kEnqueued, BWGEMM_REASON_KERNEL_SELECTED}
                   : LaunchResult{LaunchStatus::kEarlierFailure, BWGEMM_REASON_LAUNCH_FAILED};
   return true;

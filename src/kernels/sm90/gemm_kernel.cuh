@@ -471,11 +471,11 @@ BWGEMM_DEVICE void gemm_kernel_body(const GemmParams& p) {
   }
   // The peers may arrive on, and load or store into, this CTA only after this.
   ptx::cluster_sync();
-  // Launched as a programmatic dependent (config.h, persistent_launch.cpp),
-  // everything above overlapped the previous grid on the stream; the scalars,
-  // operands and D are touched only after it has completed (at once when
-  // launched plainly). The next grid may then be scheduled on SMs as this
-  // grid's CTAs leave them.
+  // Where launched as a programmatic dependent (config.h,
+  // core/launch_order.h), everything above overlapped the previous grid; the
+  // scalars, operands and D are touched only after it has completed (at once
+  // when launched plainly). The next grid may then be scheduled on SMs as
+  // this grid's CTAs leave them.
   ptx::grid_dependency_wait();
   ptx::grid_dependents_launch();
 

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <functional>
 
+#include "core/launch_order.h"
 #include "support/cmocka_cxx.h"
 #include "support/fake_kernel_families.h"
 #include "support/gemm_call.h"
@@ -485,6 +486,21 @@ void policy_preference_for_cublas_is_forwarded(void**) {
                               BWGEMM_REASON_POLICY_PREFERS_CUBLAS);
 }
 
+// A forwarded call enqueues cuBLAS's kernels: the next grid of this library
+// follows none of its own (core/launch_order.h). A call on a family's kernel
+// leaves the record to the family.
+void a_forwarded_call_ends_the_launch_order(void**) {
+  static int activation;
+  const bwgemm::GridInputs last{reinterpret_cast<cudaStream_t>(0x40), &activation};
+  bwgemm::record_releasing_grid(last);
+  assert_launched(test::candidate_call(test::kApis[0], test::kEntries[0]));
+  assert_true(bwgemm::follows_releasing_grid(last));
+  fake::behavior(0).config = -1;
+  test::assert_call_forwarded(test::candidate_call(test::kApis[0], test::kEntries[0]),
+                              BWGEMM_REASON_POLICY_PREFERS_CUBLAS);
+  assert_false(bwgemm::follows_releasing_grid(last));
+}
+
 // A thread forcing cuBLAS has bwgemm touch neither the handle nor the device.
 void forced_cublas_policy_is_forwarded(void**) {
   assert_int_equal(bwgemmSetThreadPolicy(BWGEMM_POLICY_FORCE_CUBLAS), CUBLAS_STATUS_SUCCESS);
@@ -759,6 +775,7 @@ int main() {
       TEST(device_query_failure_is_forwarded),
       TEST(no_family_for_the_architecture_is_forwarded),
       TEST(policy_preference_for_cublas_is_forwarded),
+      TEST(a_forwarded_call_ends_the_launch_order),
       TEST(forced_cublas_policy_is_forwarded),
       TEST(failed_launch_is_forwarded),
       TEST(invalid_calls_do_not_query_the_handle),

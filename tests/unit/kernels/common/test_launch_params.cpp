@@ -976,10 +976,11 @@ void launch_gemm_passes_the_sm_count_target(void**) {
 }
 
 // launch_gemm tells the launcher whether the grid follows one that releases
-// its dependents early (launch_order.h), and records its own grid: as such
-// for a family whose kernel does (sm90), as any other grid otherwise
-// (sm100). The defect it guards: every grid of a programmatic sm90
-// configuration started as a programmatic dependent, behind any kernel.
+// its dependents early (launch_order.h: the same stream and cuBLAS's B), and
+// records its own grid: as such for a family whose kernel does (sm90), as
+// any other grid otherwise (sm100); a launch that fails records nothing. The
+// defect it guards: every grid of a programmatic sm90 configuration started
+// as a programmatic dependent, behind any kernel.
 void launch_gemm_follows_only_a_releasing_grid(void**) {
   const bwgemm::DeviceCaps caps{0, 9, 0, 132, 232448};
   uint32_t flag = 0;
@@ -987,9 +988,10 @@ void launch_gemm_follows_only_a_releasing_grid(void**) {
   const GemmProblem p = problem_of(
       make_call(CUBLAS_OP_T, CUBLAS_OP_N, kTypes[2], Size{640, 320, 192, 1, false, false}),
       CUBLAS_POINTER_MODE_HOST);
-  GemmProblem other = p;  // other operands, the same stream
-  other.a = static_cast<const char*>(p.a) + 4096;
-  other.b = static_cast<const char*>(p.b) + 4096;
+  GemmProblem same_b = p;  // another weight on the same activation (k after q)
+  same_b.a = static_cast<const char*>(p.a) + 4096;
+  GemmProblem same_a = p;  // the same weight on another activation
+  same_a.b = static_cast<const char*>(p.b) + 4096;
   const auto after_releasing_grid = [&](const bwgemm::VariantCatalog& catalog,
                                         const GemmProblem& call) {
     g_launched_after_releasing_grid = !g_launched_after_releasing_grid;
@@ -1002,13 +1004,20 @@ void launch_gemm_follows_only_a_releasing_grid(void**) {
   bwgemm::record_other_grid();
   assert_false(after_releasing_grid(sm90, p));
   assert_true(after_releasing_grid(sm90, p));
-  assert_false(after_releasing_grid(sm90, other));
+  assert_true(after_releasing_grid(sm90, same_b));
+  assert_false(after_releasing_grid(sm90, same_a));
   bwgemm::record_other_grid();  // an operand copy, a call forwarded to cuBLAS
-  assert_false(after_releasing_grid(sm90, other));
+  assert_false(after_releasing_grid(sm90, same_a));
+  // A failed launch (the call then goes to cuBLAS) is not recorded.
+  g_launch_error = cudaErrorLaunchOutOfResources;
+  assert_int_equal(int(bwgemm::launch_gemm(sm90, p, caps, 0, {&flag, 7}).status),
+                   int(bwgemm::LaunchStatus::kForward));
+  g_launch_error = cudaSuccess;
+  assert_false(after_releasing_grid(sm90, p));
   const bwgemm::VariantCatalog not_releasing = {"sm100", bwgemm::sm90::select_variant,
                                                 bwgemm::sm90::tile_shape, false};
-  assert_true(after_releasing_grid(not_releasing, other));
-  assert_false(after_releasing_grid(not_releasing, other));
+  assert_true(after_releasing_grid(not_releasing, p));
+  assert_false(after_releasing_grid(not_releasing, p));
 }
 
 }  // namespace

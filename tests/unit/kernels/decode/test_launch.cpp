@@ -2,9 +2,10 @@
 // src/kernels/decode/launch.cpp: which launches are programmatic dependents
 // of the previous grid on their stream. A call follows the previous one
 // directly (and overlaps its end) where it is known to: after a grid of this
-// library's own (a ragged edge after its body), or on an operand and the
-// stream of this thread's last grid (a model's k projection after its q;
-// launch_order.h); behind any other kernel, a programmatic launch only costs.
+// library's own (a ragged edge after its body), or on the tokens (cuBLAS's
+// B) and stream of this thread's last grid (a model's k projection after its
+// q; launch_order.h); behind any other kernel, a programmatic launch only
+// costs.
 #include <cstdint>
 #include <thread>
 
@@ -91,6 +92,13 @@ void another_stream_does_not(void**) {
   assert_false(launched_programmatic(call(g_x, g_wo, 3)));
 }
 
+// The same weight on other tokens (a loop over one layer, the caller's own
+// kernels between its calls).
+void the_same_weight_alone_does_not(void**) {
+  assert_false(launched_programmatic(call(g_h, g_wk, 7)));
+  assert_false(launched_programmatic(call(g_x, g_wk, 7)));
+}
+
 void after_own_grid_always_follows(void**) {
   assert_false(launched_programmatic(call(g_h, g_wq, 4)));
   assert_true(launched_programmatic(call(g_x, g_wo, 4), true));
@@ -121,6 +129,7 @@ int main() {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(same_tokens_and_stream_follow),
       cmocka_unit_test(another_stream_does_not),
+      cmocka_unit_test(the_same_weight_alone_does_not),
       cmocka_unit_test(after_own_grid_always_follows),
       cmocka_unit_test(each_thread_has_its_own_last_call),
       cmocka_unit_test(another_grid_between_does_not),
