@@ -4,21 +4,18 @@
 namespace bwgemm {
 namespace {
 
-// This thread's last grid, and whether it releases its dependents early.
+// This thread's last grid where it releases its dependents early; a NULL B
+// where it did not (a NULL B follows nothing).
 thread_local GridInputs t_last{nullptr, nullptr};
-thread_local bool t_last_releases = false;
 
 }  // namespace
 
 bool follows_releasing_grid(const GridInputs& g) {
-  return t_last_releases && g.b != nullptr && g.stream == t_last.stream && g.b == t_last.b;
+  return g.b != nullptr && g.stream == t_last.stream && g.b == t_last.b;
 }
 
-void record_releasing_grid(const GridInputs& g) {
-  t_last = g;
-  t_last_releases = true;
-}
+void record_releasing_grid(const GridInputs& g) { t_last = g; }
 
-void record_other_grid() { t_last_releases = false; }
+void record_other_grid() { t_last = {nullptr, nullptr}; }
 
 }  // namespace bwgemm
