@@ -58,8 +58,6 @@ void tma_load_3d_multicast(void* dst, const CUtensorMap* map, uint64_t* bar, uin
 void tma_load_3d_2cta(void* dst, const CUtensorMap* map, uint64_t* bar, uint32_t bar_cta,
                       int32_t c0, int32_t c1, int32_t c2);
 void tma_store_3d(const CUtensorMap* map, const void* src, int32_t c0, int32_t c1, int32_t c2);
-// cp.async.bulk.global.shared::cta.bulk_group (no tensor map).
-void bulk_store(void* dst, const void* src, uint32_t bytes);
 // cp.async.bulk.prefetch.L2.global: recorded in the run's result.
 void prefetch_l2(const void* src, uint32_t bytes);
 void tma_store_commit();

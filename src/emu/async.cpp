@@ -12,7 +12,6 @@ const char* kind_name(AsyncKind k) {
   switch (k) {
     case AsyncKind::TmaLoad: return "TMA load";
     case AsyncKind::TmaStore: return "TMA store";
-    case AsyncKind::BulkStore: return "bulk store";
     case AsyncKind::Mma: return "tcgen05.mma";
     case AsyncKind::Commit: return "tcgen05.commit";
   }
@@ -37,8 +36,7 @@ bool touches(const AsyncOp& op, const Cluster* c, int rank) {
     // A load lands in its destinations and completes on its barrier, which a
     // 2-CTA load may keep in the peer.
     case AsyncKind::TmaLoad: return ((op.cta_mask >> rank) & 1) || op.bar_rank == rank;
-    case AsyncKind::TmaStore:
-    case AsyncKind::BulkStore: return int(op.origin_rank) == rank;
+    case AsyncKind::TmaStore: return int(op.origin_rank) == rank;
     case AsyncKind::Mma:
       return op.cta_group == 2 ? (int(op.origin_rank) & ~1) == (rank & ~1)
                                : int(op.origin_rank) == rank;
@@ -62,7 +60,6 @@ void async_perform(const AsyncOp& op) {
   switch (op.kind) {
     case AsyncKind::TmaLoad: perform_tma_load(op); break;
     case AsyncKind::TmaStore: perform_tma_store(op); break;
-    case AsyncKind::BulkStore: perform_bulk_store(op); break;
     case AsyncKind::Mma: perform_mma(op); break;
     case AsyncKind::Commit: perform_commit(op); break;
   }
@@ -143,12 +140,8 @@ void check_no_pending_reader(const Cta& cta, const ByteRange& r, const char* wri
   }
   for (const AsyncOp& op : machine().engine.pending) {
     if (op.cluster != cta.cluster) continue;
-    if ((op.kind == AsyncKind::TmaStore || op.kind == AsyncKind::BulkStore) &&
-        op.origin_rank == cta.rank && op.reads[0].overlaps(r)) {
-      race(op.kind == AsyncKind::TmaStore ? "a TMA store not yet waited for"
-                                          : "a bulk store not yet waited for",
-           op.reads[0]);
-    }
+    if (op.kind == AsyncKind::TmaStore && op.origin_rank == cta.rank && op.reads[0].overlaps(r))
+      race("a TMA store not yet waited for", op.reads[0]);
     if (op.kind == AsyncKind::Mma && touches(op, cta.cluster, int(cta.rank))) {
       const ByteRange& read = op.reads[op.cta_group == 2 ? (cta.rank & 1) : 0];
       if (read.overlaps(r)) race("a tcgen05.mma whose commit was not observed", read);

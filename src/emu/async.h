@@ -16,7 +16,7 @@ namespace bwgemm::emu {
 struct Cluster;
 struct Cta;
 
-enum class AsyncKind : uint8_t { TmaLoad, TmaStore, BulkStore, Mma, Commit };
+enum class AsyncKind : uint8_t { TmaLoad, TmaStore, Mma, Commit };
 
 struct AsyncOp {
   uint64_t seq = 0;
@@ -37,8 +37,7 @@ struct AsyncOp {
   uint32_t bar_offset = 0;
   int32_t bar_rank = -1;        // the barrier's CTA; -1: each destination's own
   uint64_t group = 0;           // store: its bulk async-group
-  std::vector<uint8_t> source;  // store: the box (or bytes) as they were in shared memory at issue
-  uint8_t* global = nullptr;    // bulk store: its destination
+  std::vector<uint8_t> source;  // store: the box as it was in shared memory at issue
 
   // tcgen05.mma.
   uint32_t d_tmem = 0;

@@ -14,8 +14,6 @@
 //    at 16-byte granularity, as measured on an H200: the
 //    elements past the last column up to the next 16-byte boundary of the
 //    row are written too;
-//  - a plain bulk store (cp.async.bulk, no map) copies 16-byte aligned bytes
-//    from shared to global memory;
 //  - stores join the thread's current bulk async-group; wait_group N waits
 //    until at most N committed groups are pending.
 // Operations are asynchronous: they run when the scheduler completes them
@@ -112,8 +110,7 @@ void issue_load(void* dst, const CUtensorMap* map, uint64_t* bar, uint16_t mask,
 }
 
 bool same_group(const AsyncOp& op, const void* group) {
-  return (op.kind == AsyncKind::TmaStore || op.kind == AsyncKind::BulkStore) &&
-         op.group == *static_cast<const uint64_t*>(group);
+  return op.kind == AsyncKind::TmaStore && op.group == *static_cast<const uint64_t*>(group);
 }
 
 bool group_pending(uint64_t group) {
@@ -202,11 +199,6 @@ void perform_tma_store(const AsyncOp& op) {
   }
 }
 
-void perform_bulk_store(const AsyncOp& op) {
-  check_source_unchanged(op, "bulk store");
-  std::memcpy(op.global, op.source.data(), op.source.size());
-}
-
 // ---- the primitives ---------------------------------------------------------
 
 void prefetch_tensor_map(const CUtensorMap* map) {
@@ -279,39 +271,6 @@ void prefetch_l2(const void* src, uint32_t bytes) {
     violation(ref, format("%s: global %p is not 16-byte aligned", op, src));
   machine().l2_prefetches.push_back({src, bytes});
   preemption_point();
-}
-
-// PTX ISA 9.7.9.25 cp.async.bulk: both addresses 16-byte aligned, the size
-// a non-zero multiple of 16.
-void bulk_store(void* dst, const void* src, uint32_t bytes) {
-  Thread& t = self();
-  const Cta& cta = *t.cta;
-  const char* op = "cp.async.bulk.global.shared::cta";
-  const int64_t off = window_offset(cta, src);
-  if (bytes == 0 || bytes % 16 != 0) {
-    violation(kRef, format("%s: size %u is not a non-zero multiple of 16", op, bytes));
-  }
-  if (reinterpret_cast<uintptr_t>(dst) % 16 != 0 || off % 16 != 0) {
-    violation(kRef, format("%s: global %p or shared offset 0x%llx is not 16-byte aligned", op, dst,
-                           static_cast<unsigned long long>(off)));
-  }
-  if (off < int64_t(kReservedSmem) || off + bytes > cta.window_bytes) {
-    violation(kRef, format("%s: the %u bytes at %p are not inside the CTA's dynamic shared memory",
-                           op, bytes, src));
-  }
-  AsyncOp a;
-  a.kind = AsyncKind::BulkStore;
-  a.cluster = cta.cluster;
-  a.origin_rank = cta.rank;
-  a.origin_tid = t.tid;
-  a.smem_offset = uint32_t(off);
-  a.global = static_cast<uint8_t*>(dst);
-  a.reads[0].add(a.smem_offset, bytes);
-  check_no_pending_load(cta, a.reads[0], op);
-  a.source.assign(cta.window + off, cta.window + off + bytes);
-  if (t.tma.open_group == 0) t.tma.open_group = machine().engine.next_seq;
-  a.group = t.tma.open_group;
-  async_submit(a);
 }
 
 void tma_store_commit() {

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The TMA model (PTX ISA 9.7.9.25 cp.async.bulk.tensor, and
 // cp.async.bulk.commit_group / wait_group): tiled loads with zero fill,
-// multicast and the cta_group::2 form, clipped stores, plain bulk stores
-// (cp.async.bulk), bulk async-groups.
+// multicast and the cta_group::2 form, clipped stores, bulk async-groups.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +19,5 @@ struct TmaThreadState {
 
 void perform_tma_load(const AsyncOp& op);
 void perform_tma_store(const AsyncOp& op);
-void perform_bulk_store(const AsyncOp& op);
 
 }  // namespace bwgemm::emu

@@ -480,44 +480,6 @@ void tma_store_clipping() {
                 "changed before the store read it");
 }
 
-void bulk_store_rules() {
-  // A plain bulk store copies exactly its bytes, asynchronously: the
-  // destination holds them after wait_group, and nothing around them changes.
-  alignas(16) uint8_t global[96];
-  memset(global, 0x11, sizeof global);
-  expect_ok(launch(1, 32, 4096, [&] {
-    uint8_t* staged = ptx::dynamic_smem() + 1024;
-    for (uint32_t i = ptx::thread_index(); i < 64; i += 32) staged[i] = uint8_t(100 + i);
-    ptx::fence_proxy_async_smem();
-    ptx::sync_warp();
-    if (ptx::thread_index() == 0) {
-      ptx::bulk_store(global + 16, staged + 16, 48);
-      ptx::tma_store_commit();
-      ptx::tma_store_wait<0>();
-    }
-  }));
-  for (int i = 0; i < 96; ++i)
-    CHECK(global[i] == (i >= 16 && i < 64 ? uint8_t(100 + i) : uint8_t(0x11)));
-  // cp.async.bulk's rules: 16-byte aligned addresses, a size that is a
-  // non-zero multiple of 16, a source that holds still until it was read,
-  // and every store completed before the CTA exits.
-  const auto one = [&](uint32_t dst, uint32_t src, uint32_t bytes, bool overwrite, bool wait) {
-    return launch(1, 32, 4096, [=, &global] {
-      if (ptx::thread_index() != 0) return;
-      uint8_t* staged = ptx::dynamic_smem() + 1024;
-      ptx::bulk_store(global + dst, staged + src, bytes);
-      ptx::tma_store_commit();
-      if (overwrite) staged[src] = 1;
-      if (wait) ptx::tma_store_wait<0>();
-    });
-  };
-  expect_report(one(2, 0, 32, false, true), "not 16-byte aligned");
-  expect_report(one(0, 8, 32, false, true), "not 16-byte aligned");
-  expect_report(one(0, 0, 24, false, true), "not a non-zero multiple of 16");
-  expect_report(one(0, 0, 32, true, true), "changed before the store read it");
-  expect_report(one(0, 0, 32, false, false), "exited with asynchronous operations");
-}
-
 // ---- wgmma ----------------------------------------------------------------------
 
 // D[64 x 128] = A[64 x 16] B[16 x 128] through one m64n128k16 from
@@ -880,7 +842,6 @@ int main() {
       {"TMA load: zero fill, 128B swizzle, tx bytes", tma_load_zero_fill_and_swizzle},
       {"TMA 2-CTA load: its barrier's CTA stays", tma_2cta_load_holds_the_barriers_cta},
       {"TMA store: 16-byte clipping, source reuse", tma_store_clipping},
-      {"bulk store: exact bytes, alignment, size, source reuse, exit", bulk_store_rules},
       {"wgmma fragments, K-major B", [] { wgmma_fragments(false); }},
       {"wgmma fragments, N-major B", [] { wgmma_fragments(true); }},
       {"wgmma rules", wgmma_rules},

@@ -134,7 +134,7 @@ def static_smem_allowance():
 
 RULES = [
     # Every sm90 instantiation (every configuration, type pair and operand
-    # layout it is compiled for): TMA loads and stores, bulk stores, wgmma,
+    # layout it is compiled for): TMA loads and stores, 16-byte stores, wgmma,
     # register reconfiguration, the grid-dependency wait and trigger. wgmma must not be serialized (ptxas reports
     # C7510/C7514/C7515 only as "info"): some HGMMA is issued without waiting
     # on its group (no gsb0), and the mainloop keeps one group in flight
@@ -150,8 +150,8 @@ RULES = [
             r"^USETMAXREG\.DEALLOC\.CTAPOOL\b",
             r"^UTMALDG\.3D\s",
             r"^UTMASTG\.3D\b",
-            # D's rows that TMA cannot store: plain bulk copies (cp.async.bulk).
-            r"^UBLKCP\.G\.S\b",
+            # D's rows that TMA cannot store: the warps' 16-byte stores.
+            r"^STG\.E\.128\b",
             r"^SYNCS\.PHASECHK\.TRANS64\.TRYWAIT\b",
             # Programmatic dependent launch: griddepcontrol.wait and
             # .launch_dependents (persistent_launch.cpp sets the attribute).
@@ -215,7 +215,7 @@ RULES = [
             r"^UTCHMMA\.2CTA\b",
             r"^UTCBAR\.2CTA\.MULTICAST\b",
             r"^UTMALDG\S*\.2CTA\b",
-            r"^UBLKCP\.G\.S\b",
+            r"^STG\.E\.128\b",
         ],
         forbid=LOCAL_MEMORY + [r"^UTCHMMA\s", r"^HGMMA\b", r"^HMMA\b"],
         optional=True,

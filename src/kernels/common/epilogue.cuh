@@ -123,11 +123,14 @@ BWGEMM_HOST_DEVICE void store_chunk_bounded(const uint8_t* staging, int chunk_ro
 // multiple of 16 bytes) are staged unswizzled, kRowBytes of the buffer per
 // row, each rotated so that D's 16-byte boundaries fall on the buffer's: the
 // row's byte x (from the staged columns' first) is at (rotation + x) mod
-// kRowBytes. The row's aligned middle is then at most two contiguous, aligned
-// pieces of the buffer, which bulk copies write asynchronously as a TMA store
-// would; the threads write the at most 15 bytes at either end. (Element by
-// element stores by the threads, also with 16-byte vectors for the middle or
-// handed to store warps, held the consumers up: docs/perf.md v8.)
+// kRowBytes. A warp then writes the row: its aligned middle in 16-byte words,
+// each aligned in the buffer too, one a lane, and the at most 15 bytes at
+// either end element by element. (Until v37 bulk copies wrote the middle;
+// their operands are uniform, so a warp issued its lanes' copies one after
+// another, and they queued in the TMA unit beside the producer's loads: the
+// warps' 16-byte stores took 3-4 % off the 4095 x 4097 kernels,
+// docs/perf.md v37. Element by element stores of whole rows, and 16-byte ones
+// shifted in registers, held the consumers up: v8.)
 //
 // The rotation: the row's start address mod 16, plus 16 x (row mod 8) so that
 // the 8 rows a warp fills at once fall into different banks.
@@ -141,32 +144,26 @@ BWGEMM_HOST_DEVICE uint32_t rotated_offset(uint32_t rotation, uint32_t byte) {
   return (rotation + byte) % kRowBytes;
 }
 
-// Writes the first `elements` of a staged row (row_buffer, rotation) to dst,
-// D's element at the staged columns' first: the ends element by element, the
-// aligned middle by bulk_copy(void* dst, const uint8_t* src, uint32_t bytes),
-// each piece 16-byte aligned at both ends and a non-zero multiple of 16.
-template <class Out, int kRowBytes, class BulkCopy>
+// Lane `lane` (0..31) of the warp writing the first `elements` of a staged row
+// (row_buffer, rotation) to dst, D's element at the staged columns' first:
+// words head + 16 lane, + 512, ... of the middle, and element `lane` of the
+// head (lanes 0..15) or of the tail (lanes 16..31).
+template <class Out, int kRowBytes>
 BWGEMM_HOST_DEVICE void store_rotated_row(const uint8_t* row_buffer, uint32_t rotation, Out* dst,
-                                          uint32_t elements, const BulkCopy& bulk_copy) {
+                                          uint32_t elements, uint32_t lane) {
   constexpr uint32_t kElem = sizeof(Out);
   uint8_t* out = reinterpret_cast<uint8_t*>(dst);
   const uint32_t bytes = elements * kElem;
   const uint32_t to_boundary = (16 - uint32_t(reinterpret_cast<uintptr_t>(out) % 16)) % 16;
   const uint32_t head = to_boundary < bytes ? to_boundary : bytes;
   const uint32_t tail = head + (bytes - head) / 16 * 16;
-  const auto store_elements = [&](uint32_t from, uint32_t to) {
-    for (uint32_t x = from; x < to; x += kElem)
-      *reinterpret_cast<Out*>(out + x) =
-          *reinterpret_cast<const Out*>(row_buffer + rotated_offset<kRowBytes>(rotation, x));
-  };
-  store_elements(0, head);
-  store_elements(tail, bytes);
-  if (tail > head) {
-    const uint32_t start = rotated_offset<kRowBytes>(rotation, head);
-    const uint32_t first = tail - head < kRowBytes - start ? tail - head : kRowBytes - start;
-    bulk_copy(out + head, row_buffer + start, first);
-    if (first < tail - head) bulk_copy(out + head + first, row_buffer, tail - head - first);
-  }
+  for (uint32_t x = head + 16 * lane; x < tail; x += 16 * 32)
+    *reinterpret_cast<uint4*>(out + x) =
+        *reinterpret_cast<const uint4*>(row_buffer + rotated_offset<kRowBytes>(rotation, x));
+  const uint32_t x = lane < 16 ? lane * kElem : tail + (lane - 16) * kElem;
+  if (x < (lane < 16 ? head : bytes))
+    *reinterpret_cast<Out*>(out + x) =
+        *reinterpret_cast<const Out*>(row_buffer + rotated_offset<kRowBytes>(rotation, x));
 }
 
 }  // namespace bwgemm::epilogue

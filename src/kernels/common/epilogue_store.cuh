@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 // The staged store of one warpgroup's block of D, shared by the kernel
 // families: chunks of kChunkRows x 128 bytes are filled into a staging buffer
-// as many at a time as it holds (a group), then stored asynchronously, and
-// the warpgroup moves on while the stores drain; the next fill of the buffer
-// waits for them to have read it. Two layouts of the buffer:
+// as many at a time as it holds (a group), then stored. Two layouts of the
+// buffer:
 //  - D's rows 16-byte aligned: each chunk 128B-swizzled, one TMA store each
 //    (by the threads where a TMA store cannot clip the last column exactly);
+//    the warpgroup moves on while the stores drain, and the next fill of the
+//    buffer waits for them to have read it;
 //  - otherwise: the group's rows rotated (epilogue.cuh, store_rotated_row),
-//    each row's aligned middle written by bulk copies, its ends by the threads.
+//    each warp writing a quarter of them.
 #pragma once
 
 #include "kernels/common/epilogue.cuh"
@@ -75,9 +76,9 @@ BWGEMM_DEVICE void store_block_staged(const GemmParams& p, typename Cfg::Out* d,
     const int first_chunk = group * Cfg::kChunksPerStaging;
     const int32_t group_col0 = place.col0 + first_chunk * Cfg::kChunkCols;
     if (group_col0 >= p.cols) break;
-    // Earlier stores (the previous group or tile) must have read the buffer;
-    // a thread waits for the bulk groups it committed itself.
-    if (kRotated || thread == 0) ptx::tma_store_wait_read<0>();
+    // Earlier stores (the previous group or tile) must have read the buffer:
+    // thread 0's TMA stores, or every thread's reads before the barrier.
+    if (!kRotated && thread == 0) ptx::tma_store_wait_read<0>();
     ptx::named_barrier_sync(barrier_id, 128);
     Out* group_start = d + row0 * p.out_ld + group_col0;
 #pragma unroll kUnroll
@@ -92,21 +93,20 @@ BWGEMM_DEVICE void store_block_staged(const GemmParams& p, typename Cfg::Out* d,
       fill_chunk(first_chunk + slot, group_col0 + slot * Cfg::kChunkCols, sink);
     }
     // The TMA (async proxy) reads what the threads wrote.
-    ptx::fence_proxy_async_smem();
+    if constexpr (!kRotated) ptx::fence_proxy_async_smem();
     ptx::named_barrier_sync(barrier_id, 128);
     if constexpr (kRotated) {
       const int32_t left = p.cols - group_col0;
       const uint32_t elements = uint32_t(left < kGroupCols ? left : kGroupCols);
-      for (uint32_t r = thread; r < uint32_t(kChunkRows) && row0 + int32_t(r) < place.rows;
-           r += 128) {
+      constexpr uint32_t kRowsPerWarp = (kChunkRows + 3) / 4;
+      const uint32_t warp = thread / 32;
+      for (uint32_t i = 0; i < kRowsPerWarp; ++i) {
+        const uint32_t r = warp * kRowsPerWarp + i;
+        if (r >= uint32_t(kChunkRows) || row0 + int32_t(r) >= place.rows) break;
         Out* row_start = group_start + r * p.out_ld;
         store_rotated_row<Out, kRowBytes>(staging + r * kRowBytes, row_rotation(row_start, r),
-                                          row_start, elements,
-                                          [](void* dst, const uint8_t* src, uint32_t bytes) {
-                                            ptx::bulk_store(dst, src, bytes);
-                                          });
+                                          row_start, elements, thread % 32);
       }
-      ptx::tma_store_commit();
     } else {
 #pragma unroll kUnroll
       for (int slot = 0; slot < Cfg::kChunksPerStaging; ++slot) {

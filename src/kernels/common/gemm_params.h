@@ -101,7 +101,7 @@ struct GemmParams {
   int32_t rows, cols, depth;
   bool out_batched;
   // D's rows are not 16-byte aligned: no TMA store (out_map is unused); the
-  // epilogue stages them rotated and writes them by bulk copies and threads.
+  // epilogue stages them rotated and its warps write them (epilogue_store.cuh).
   bool out_rotated;
   // The TMA store clips D's columns exactly: cols * elem is a multiple of 16
   // bytes. Otherwise chunks crossing the last column are stored by threads.

@@ -68,7 +68,7 @@ RowClassUse row_class_use(const KernelView& v, const TileShape& shape);
 // dispatch packs such operands into a workspace first (dispatch/launch.cpp).
 // D may be anything element-aligned: row classes store it, or where TMA
 // cannot store its rows (out_rotated) the epilogue stages them rotated and
-// writes them by bulk copies and threads (epilogue_store.cuh).
+// its warps write them with 16-byte stores (epilogue_store.cuh).
 struct LoadPlan {
   bool supported;
   bool out_rotated;

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Tensor (TMA) and plain bulk copies between global and shared memory (PTX ISA
-// 9.7.9.25).
+// Tensor (TMA) copies between global and shared memory (PTX ISA 9.7.9.25).
 // Coordinates are in elements, innermost first; 3-D maps carry the batch.
 #pragma once
 
@@ -61,20 +60,6 @@ BWGEMM_DEVICE void tma_store_3d(const TensorMap* map, const void* src, int32_t c
           map),
       "r"(c0), "r"(c1), "r"(c2), "r"(smem_address(src))
       : "memory");
-#endif
-}
-
-// Copies `bytes` (a multiple of 16) from shared to global memory, both
-// addresses 16-byte aligned (PTX ISA 9.7.9.25 cp.async.bulk): a plain copy
-// with no tensor map, for rows a map cannot describe. Joins this thread's
-// bulk group, as the tensor stores do.
-BWGEMM_DEVICE void bulk_store(void* dst, const void* src, uint32_t bytes) {
-#if defined(BWGEMM_EMU)
-  emu::bulk_store(dst, src, bytes);
-#else
-  asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(dst),
-               "r"(smem_address(src)), "r"(bytes)
-               : "memory");
 #endif
 }
 

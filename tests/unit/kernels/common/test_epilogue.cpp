@@ -91,11 +91,11 @@ void float_rows_at_every_alignment(void**) {
 }
 
 // store_rotated_row: a row staged rotated (the fill's placement through
-// row_rotation and rotated_offset) and written to D at every alignment of its
-// start, for every length up to the staged width. Every element lands once,
-// nothing before or after it is touched, and every bulk piece is 16-byte
-// aligned at both ends (global and staged) with a non-zero multiple of 16
-// bytes, as cp.async.bulk requires.
+// row_rotation and rotated_offset) and written to D by the 32 lanes of a warp
+// at every alignment of its start, for every length up to the staged width.
+// Every element lands, nothing before or after it is touched, and D's first
+// 16-byte boundary falls on one of the staging buffer's, so that the lanes'
+// 16-byte words are aligned on both sides.
 template <class Out, class Bits, int kRowBytes>
 void check_rotated_rows() {
   constexpr uint32_t kElem = sizeof(Out), kWidth = kRowBytes / kElem;
@@ -117,21 +117,12 @@ void check_rotated_rows() {
           memcpy(staging + bwgemm::epilogue::rotated_offset<kRowBytes>(rotation, c * kElem), &v,
                  sizeof v);
         }
-        uint32_t bulk_bytes = 0, pieces = 0;
-        bwgemm::epilogue::store_rotated_row<Out, kRowBytes>(
-            staging, rotation, reinterpret_cast<Out*>(dst), elements,
-            [&](void* to, const uint8_t* from, uint32_t bytes) {
-              assert_int_equal(reinterpret_cast<uintptr_t>(to) % 16, 0);
-              assert_int_equal((from - staging) % 16, 0);
-              assert_true(bytes > 0 && bytes % 16 == 0);
-              assert_true(from >= staging && from + bytes <= staging + kRowBytes);
-              memcpy(to, from, bytes);
-              bulk_bytes += bytes;
-              ++pieces;
-            });
-        // At most two pieces, and all but the ends (< 16 bytes each) in them.
-        assert_true(pieces <= 2);
-        assert_true(bulk_bytes + 30 >= elements * kElem);
+        const uint32_t to_boundary = (16 - uint32_t(reinterpret_cast<uintptr_t>(dst) % 16)) % 16;
+        assert_int_equal(bwgemm::epilogue::rotated_offset<kRowBytes>(rotation, to_boundary) % 16,
+                         0);
+        for (uint32_t lane = 0; lane < 32; ++lane)
+          bwgemm::epilogue::store_rotated_row<Out, kRowBytes>(
+              staging, rotation, reinterpret_cast<Out*>(dst), elements, lane);
         for (size_t i = 0; i < memory.size(); ++i) {
           const int64_t col = int64_t(&memory[i] - dst);
           const bool inside = col >= 0 && col < int64_t(elements);
@@ -147,6 +138,7 @@ void check_rotated_rows() {
 void rotated_rows_at_every_alignment(void**) {
   check_rotated_rows<__half, uint16_t, 128>();
   check_rotated_rows<__half, uint16_t, 512>();
+  check_rotated_rows<__half, uint16_t, 1024>();  // two words a lane
   check_rotated_rows<float, uint32_t, 256>();
   check_rotated_rows<float, uint32_t, 512>();
 }
