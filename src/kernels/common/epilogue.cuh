@@ -127,10 +127,10 @@ BWGEMM_HOST_DEVICE void store_chunk_bounded(const uint8_t* staging, int chunk_ro
 // each aligned in the buffer too, one a lane, and the at most 15 bytes at
 // either end element by element. (Until v37 bulk copies wrote the middle;
 // their operands are uniform, so a warp issued its lanes' copies one after
-// another, and they queued in the TMA unit beside the producer's loads: the
-// warps' 16-byte stores took 3-4 % off the 4095 x 4097 kernels,
-// docs/perf.md v37. Element by element stores of whole rows, and 16-byte ones
-// shifted in registers, held the consumers up: v8.)
+// another, and two warps of the four issued them all: the warps' 16-byte
+// stores took 3-4 % off the 4095 x 4097 kernels, docs/perf.md v37. Element
+// by element stores of whole rows, and 16-byte ones shifted in registers,
+// held the consumers up: v8.)
 //
 // The rotation: the row's start address mod 16, plus 16 x (row mod 8) so that
 // the 8 rows a warp fills at once fall into different banks.
