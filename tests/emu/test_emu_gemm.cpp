@@ -120,7 +120,7 @@ std::vector<Run> matrix() {
   s.tb = true;
   runs.push_back({s, 4, 0});
   // Leading dimensions and bases TMA cannot address (launch_params.h): C's
-  // rows staged rotated and bulk-copied; unaligned A or B refused (cuBLAS
+  // rows staged rotated and stored by the warps; unaligned A or B refused (cuBLAS
   // computes them).
   const auto unaligned = [&](bool ta, bool tb, int64_t m, int64_t n, int64_t k, int64_t offset,
                              DType out, float beta, uint64_t seed, bool refused) {

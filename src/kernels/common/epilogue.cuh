@@ -121,27 +121,47 @@ BWGEMM_HOST_DEVICE void store_chunk_bounded(const uint8_t* staging, int chunk_ro
 
 // Rows of D that TMA cannot store (a base or leading dimension that is not a
 // multiple of 16 bytes) are staged unswizzled, kRowBytes of the buffer per
-// row, each rotated so that D's 16-byte boundaries fall on the buffer's: the
-// row's byte x (from the staged columns' first) is at (rotation + x) mod
-// kRowBytes. A warp then writes the row: its aligned middle in 16-byte words,
-// each aligned in the buffer too, one a lane, and the at most 15 bytes at
-// either end element by element. (Until v37 bulk copies wrote the middle;
-// their operands are uniform, so a warp issued its lanes' copies one after
-// another, and two warps of the four issued them all: the warps' 16-byte
-// stores took 3-4 % off the 4095 x 4097 kernels, docs/perf.md v37. Element
-// by element stores of whole rows, and 16-byte ones shifted in registers,
-// held the consumers up: v8.)
+// row, each rotated: the row's byte x (from the staged columns' first) is at
+// (rotation + x) mod kRowBytes. The rotation aligns D's 16-byte boundaries
+// with the buffer's to within one element, and the fill's pairs of values with
+// the buffer's pair slots exactly, so that the fill stores a pair at once (two
+// 2-byte stores a pair held the consumers up: docs/perf.md v37). A warp then
+// writes the row: its aligned middle in 16-byte words, one a lane, each read
+// from the buffer's aligned words (with, where D's boundary falls one element
+// off the buffer's, the previous word's last element shifted in), and the at
+// most 15 bytes at either end element by element. (Until v37 bulk copies
+// wrote the middle; their operands are uniform, so a warp issued its lanes'
+// copies one after another: the warps' 16-byte stores took 3-4 % off the
+// 4095 x 4097 kernels, v37. Element by element stores of whole rows, and
+// 16-byte ones shifted in registers from unrotated rows, held the consumers
+// up: v8.)
 //
-// The rotation: the row's start address mod 16, plus 16 x (row mod 8) so that
-// the 8 rows a warp fills at once fall into different banks.
-BWGEMM_HOST_DEVICE uint32_t row_rotation(const void* row_start, uint32_t row) {
-  return uint32_t(reinterpret_cast<uintptr_t>(row_start) % 16) + 16 * (row % 8);
+// The rotation: the row's start address mod 16 rounded down to a pair of
+// elements, plus 16 x (row mod 8) so that the 8 rows a warp fills at once fall
+// into different banks.
+template <class Out>
+BWGEMM_HOST_DEVICE uint32_t row_rotation(const Out* row_start, uint32_t row) {
+  constexpr uint32_t kPairBytes = 2 * sizeof(Out);
+  return uint32_t(reinterpret_cast<uintptr_t>(row_start) % 16) / kPairBytes * kPairBytes +
+         16 * (row % 8);
 }
 
 template <int kRowBytes>
 BWGEMM_HOST_DEVICE uint32_t rotated_offset(uint32_t rotation, uint32_t byte) {
   static_assert(kRowBytes >= 128 && kRowBytes % 128 == 0, "a row holds every rotation");
   return (rotation + byte) % kRowBytes;
+}
+
+// The 16 bytes that start `lag` bytes (0..4) before `word`: the last `lag`
+// bytes of `before` (the 4 bytes that precede `word`), then word's first
+// 16 - lag.
+BWGEMM_HOST_DEVICE uint4 shift_in(uint32_t before, uint4 word, uint32_t lag) {
+  const uint32_t bits = 32 - 8 * lag;  // 32 - 8 lag >= 0: lag <= 4
+  const auto join = [bits](uint32_t low, uint32_t high) {
+    return uint32_t(((uint64_t(high) << 32) | low) >> bits);
+  };
+  return make_uint4(join(before, word.x), join(word.x, word.y), join(word.y, word.z),
+                    join(word.z, word.w));
 }
 
 // Lane `lane` (0..31) of the warp writing the first `elements` of a staged row
@@ -154,12 +174,23 @@ BWGEMM_HOST_DEVICE void store_rotated_row(const uint8_t* row_buffer, uint32_t ro
   constexpr uint32_t kElem = sizeof(Out);
   uint8_t* out = reinterpret_cast<uint8_t*>(dst);
   const uint32_t bytes = elements * kElem;
-  const uint32_t to_boundary = (16 - uint32_t(reinterpret_cast<uintptr_t>(out) % 16)) % 16;
+  const uint32_t misalignment = uint32_t(reinterpret_cast<uintptr_t>(out) % 16);
+  const uint32_t to_boundary = (16 - misalignment) % 16;
   const uint32_t head = to_boundary < bytes ? to_boundary : bytes;
   const uint32_t tail = head + (bytes - head) / 16 * 16;
-  for (uint32_t x = head + 16 * lane; x < tail; x += 16 * 32)
-    *reinterpret_cast<uint4*>(out + x) =
-        *reinterpret_cast<const uint4*>(row_buffer + rotated_offset<kRowBytes>(rotation, x));
+  // D's 16-byte words start `lag` bytes (0 or one element: row_rotation)
+  // before the buffer's; the same for every word of the row, so uniform
+  // across the warp.
+  const uint32_t lag = misalignment % (2 * kElem);
+  for (uint32_t x = head + 16 * lane; x < tail; x += 16 * 32) {
+    const uint32_t at = rotated_offset<kRowBytes>(rotation, x + lag);
+    uint4 word = *reinterpret_cast<const uint4*>(row_buffer + at);
+    if (lag != 0)
+      word = shift_in(
+          *reinterpret_cast<const uint32_t*>(row_buffer + (at + kRowBytes - 4) % kRowBytes), word,
+          lag);
+    *reinterpret_cast<uint4*>(out + x) = word;
+  }
   const uint32_t x = lane < 16 ? lane * kElem : tail + (lane - 16) * kElem;
   if (x < (lane < 16 ? head : bytes))
     *reinterpret_cast<Out*>(out + x) =

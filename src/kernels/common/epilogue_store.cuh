@@ -27,10 +27,10 @@ namespace bwgemm::epilogue {
 // rotated rows.
 template <class Out, int kRowBytes, bool kRotated>
 struct ChunkSink {
-  uint8_t* buffer;       // the chunk (swizzled), or the group's staged rows (rotated)
-  const uint8_t* start;  // rotated: D's element at the group's first row and column
-  int64_t ld_bytes;      // rotated: D's leading dimension
-  uint32_t first_byte;   // rotated: the chunk's first column within a staged row
+  uint8_t* buffer;      // the chunk (swizzled), or the group's staged rows (rotated)
+  const Out* start;     // rotated: D's element at the group's first row and column
+  int64_t ld;           // rotated: D's leading dimension
+  uint32_t first_byte;  // rotated: the chunk's first column within a staged row
   template <int kValues>
   BWGEMM_DEVICE void put(uint32_t row, uint32_t col, const float* v) const {
     if constexpr (!kRotated) {
@@ -42,13 +42,15 @@ struct ChunkSink {
         OutTraits<Out>::store_pair(at, v[0], v[1]);
       }
     } else {
-      const uint32_t rotation = row_rotation(start + row * ld_bytes, row);
+      // col is even, and the rotation keeps pairs in the buffer's pair slots.
+      static_assert(kValues % 2 == 0);
+      const uint32_t rotation = row_rotation(start + row * ld, row);
       uint8_t* row_buffer = buffer + row * kRowBytes;
 #pragma unroll
-      for (int i = 0; i < kValues; ++i)
-        *reinterpret_cast<Out*>(row_buffer + rotated_offset<kRowBytes>(
-                                                 rotation, first_byte + (col + i) * sizeof(Out))) =
-            OutTraits<Out>::from_float(v[i]);
+      for (int i = 0; i < kValues; i += 2)
+        OutTraits<Out>::store_pair(
+            row_buffer + rotated_offset<kRowBytes>(rotation, first_byte + (col + i) * sizeof(Out)),
+            v[i], v[i + 1]);
     }
   }
 };
@@ -84,9 +86,7 @@ BWGEMM_DEVICE void store_block_staged(const GemmParams& p, typename Cfg::Out* d,
 #pragma unroll kUnroll
     for (int slot = 0; slot < Cfg::kChunksPerStaging; ++slot) {
       const ChunkSink<Out, kRowBytes, kRotated> sink =
-          kRotated ? ChunkSink<Out, kRowBytes, kRotated>{staging,
-                                                         reinterpret_cast<uint8_t*>(group_start),
-                                                         p.out_ld * int64_t(sizeof(Out)),
+          kRotated ? ChunkSink<Out, kRowBytes, kRotated>{staging, group_start, p.out_ld,
                                                          uint32_t(slot * 128)}
                    : ChunkSink<Out, kRowBytes, kRotated>{staging + slot * Cfg::kChunkBytes, nullptr,
                                                          0, 0};

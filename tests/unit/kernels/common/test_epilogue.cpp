@@ -93,9 +93,10 @@ void float_rows_at_every_alignment(void**) {
 // store_rotated_row: a row staged rotated (the fill's placement through
 // row_rotation and rotated_offset) and written to D by the 32 lanes of a warp
 // at every alignment of its start, for every length up to the staged width.
-// Every element lands, nothing before or after it is touched, and D's first
-// 16-byte boundary falls on one of the staging buffer's, so that the lanes'
-// 16-byte words are aligned on both sides.
+// Every element lands, nothing before or after it is touched, every pair the
+// fill stores (from an even column) sits in one of the buffer's pair slots,
+// and D's 16-byte boundaries fall on the buffer's or one element before them
+// (the lag the row store shifts in).
 template <class Out, class Bits, int kRowBytes>
 void check_rotated_rows() {
   constexpr uint32_t kElem = sizeof(Out), kWidth = kRowBytes / kElem;
@@ -109,17 +110,21 @@ void check_rotated_rows() {
       for (uint32_t elements = 1; elements <= kWidth; ++elements) {
         std::fill(memory.begin(), memory.end(), kSentinel);
         Bits* dst = aligned + shift;
-        const uint32_t rotation = bwgemm::epilogue::row_rotation(dst, row);
-        assert_int_equal(rotation % 16, shift * kElem);
+        const uint32_t rotation =
+            bwgemm::epilogue::row_rotation(reinterpret_cast<const Out*>(dst), row);
+        assert_int_equal(rotation % 16, shift / 2 * 2 * kElem);
+        assert_int_equal(rotation / 16, row % 8);
         memset(staging, 0xA5, sizeof staging);
         for (uint32_t c = 0; c < kWidth; ++c) {
+          const uint32_t at = bwgemm::epilogue::rotated_offset<kRowBytes>(rotation, c * kElem);
+          if (c % 2 == 0) assert_int_equal(at % (2 * kElem), 0);
           const Bits v = pattern<Bits>(row, c);
-          memcpy(staging + bwgemm::epilogue::rotated_offset<kRowBytes>(rotation, c * kElem), &v,
-                 sizeof v);
+          memcpy(staging + at, &v, sizeof v);
         }
         const uint32_t to_boundary = (16 - uint32_t(reinterpret_cast<uintptr_t>(dst) % 16)) % 16;
-        assert_int_equal(bwgemm::epilogue::rotated_offset<kRowBytes>(rotation, to_boundary) % 16,
-                         0);
+        const uint32_t lag = shift % 2 * kElem;
+        assert_int_equal(
+            (bwgemm::epilogue::rotated_offset<kRowBytes>(rotation, to_boundary) + lag) % 16, 0);
         for (uint32_t lane = 0; lane < 32; ++lane)
           bwgemm::epilogue::store_rotated_row<Out, kRowBytes>(
               staging, rotation, reinterpret_cast<Out*>(dst), elements, lane);
