@@ -160,16 +160,16 @@ void perform_tma_load(const AsyncOp& op) {
   }
 }
 
-// A store reads its source when it completes: it must still hold what it
+// A TMA store reads its source when it completes: it must still hold what it
 // held at issue.
-void check_source_unchanged(const AsyncOp& op, const char* what) {
+void check_source_unchanged(const AsyncOp& op) {
   const Cta& src = *op.cluster->ctas[op.origin_rank];
   if (std::memcmp(op.source.data(), src.window + op.smem_offset, op.source.size()) != 0) {
     violation("PTX ISA cp.async.bulk.wait_group",
-              format("the shared-memory source [0x%x, 0x%zx) of %s #%llu (CTA %u thread %u) "
+              format("the shared-memory source [0x%x, 0x%zx) of TMA store #%llu (CTA %u thread %u) "
                      "changed before the store read it: overwritten without "
                      "cp.async.bulk.wait_group.read",
-                     op.smem_offset, op.smem_offset + op.source.size(), what,
+                     op.smem_offset, op.smem_offset + op.source.size(),
                      static_cast<unsigned long long>(op.seq), op.origin_rank, op.origin_tid));
   }
 }
@@ -179,7 +179,7 @@ void perform_tma_store(const AsyncOp& op) {
   const uint32_t elem = m.elem_bytes, span = swizzle_span(m.swizzle);
   const uint32_t row_bytes = m.box[0] * elem;
   const Cta& src = *op.cluster->ctas[op.origin_rank];
-  check_source_unchanged(op, "TMA store");
+  check_source_unchanged(op);
   // The contiguous dimension is clipped at 16-byte granularity.
   const int64_t inner_limit = int64_t((m.dims[0] * elem + 15) / 16 * 16);
   uint8_t* base = const_cast<uint8_t*>(m.base);
