@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kernels/common/word_window.cuh"
 #include "kernels/ptx/device.cuh"
 
 namespace bwgemm::epilogue {
@@ -152,18 +153,6 @@ BWGEMM_HOST_DEVICE uint32_t rotated_offset(uint32_t rotation, uint32_t byte) {
   return (rotation + byte) % kRowBytes;
 }
 
-// The 16 bytes that start `lag` bytes (0..4) before `word`: the last `lag`
-// bytes of `before` (the 4 bytes that precede `word`), then word's first
-// 16 - lag.
-BWGEMM_HOST_DEVICE uint4 shift_in(uint32_t before, uint4 word, uint32_t lag) {
-  const uint32_t bits = 32 - 8 * lag;  // 32 - 8 lag >= 0: lag <= 4
-  const auto join = [bits](uint32_t low, uint32_t high) {
-    return uint32_t(((uint64_t(high) << 32) | low) >> bits);
-  };
-  return make_uint4(join(before, word.x), join(word.x, word.y), join(word.y, word.z),
-                    join(word.z, word.w));
-}
-
 // Lane `lane` (0..31) of the warp writing the first `elements` of a staged row
 // (row_buffer, rotation) to dst, D's element at the staged columns' first:
 // words head + 16 lane, + 512, ... of the middle, and element `lane` of the
@@ -185,10 +174,11 @@ BWGEMM_HOST_DEVICE void store_rotated_row(const uint8_t* row_buffer, uint32_t ro
   for (uint32_t x = head + 16 * lane; x < tail; x += 16 * 32) {
     const uint32_t at = rotated_offset<kRowBytes>(rotation, x + lag);
     uint4 word = *reinterpret_cast<const uint4*>(row_buffer + at);
-    if (lag != 0)
-      word = shift_in(
-          *reinterpret_cast<const uint32_t*>(row_buffer + (at + kRowBytes - 4) % kRowBytes), word,
-          lag);
+    if (lag != 0) {  // one element of the previous buffer word, then 16 - kElem bytes of word
+      const uint32_t before =
+          *reinterpret_cast<const uint32_t*>(row_buffer + (at + kRowBytes - 4) % kRowBytes);
+      word = word_window(uint4{0, 0, 0, before}, word, (16 - kElem) / 2);
+    }
     *reinterpret_cast<uint4*>(out + x) = word;
   }
   const uint32_t x = lane < 16 ? lane * kElem : tail + (lane - 16) * kElem;

@@ -7,6 +7,7 @@
 #include <climits>
 
 #include "core/launch_order.h"
+#include "kernels/common/word_window.cuh"
 
 namespace bwgemm {
 namespace {
@@ -24,19 +25,6 @@ __device__ __forceinline__ void split_index(int64_t c, int64_t d, bool narrow, i
     q = c / d;
     r = c - q * d;
   }
-}
-
-// Elements e .. e + 7 of the 16 elements lo, hi (0 <= e < 8): the chunk a
-// 2-byte-aligned row window takes from the two 16-byte words around it.
-__device__ __forceinline__ uint4 window(const uint4& lo, const uint4& hi, int e) {
-  const uint64_t q0 = lo.x | uint64_t(lo.y) << 32, q1 = lo.z | uint64_t(lo.w) << 32;
-  const uint64_t q2 = hi.x | uint64_t(hi.y) << 32, q3 = hi.z | uint64_t(hi.w) << 32;
-  const bool up = e >= 4;
-  const uint64_t s0 = up ? q1 : q0, s1 = up ? q2 : q1, s2 = up ? q3 : q2;
-  const int bits = 16 * (e % 4);
-  const uint64_t r0 = bits ? s0 >> bits | s1 << (64 - bits) : s0;
-  const uint64_t r1 = bits ? s1 >> bits | s2 << (64 - bits) : s1;
-  return uint4{uint32_t(r0), uint32_t(r0 >> 32), uint32_t(r1), uint32_t(r1 >> 32)};
 }
 
 // Eight elements as one 16-byte store, the first in the low bits.
@@ -73,7 +61,7 @@ __global__ void pack16_kernel(const uint16_t* __restrict__ src, const uint16_t* 
     uint4 packed;
     if (row0 + kChunk <= rows && reinterpret_cast<const uint16_t*>(word + (e ? 2 : 1)) <= src_end) {
       const uint4 lo = word[0];
-      packed = e ? window(lo, word[1], e) : lo;
+      packed = e ? word_window(lo, word[1], e) : lo;
     } else {
       uint16_t v[kChunk];
 #pragma unroll
