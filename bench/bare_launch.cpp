@@ -104,8 +104,8 @@ BareLaunch::BareLaunch(const bwgemmDispatchInfo_t& ran, const GemmArgs& args) {
   auto prepared = std::make_unique<Prepared>();
   const bwgemm::KernelVariant* variant = nullptr;
   const bwgemm::GemmProblem p = problem_of(args);
-  const bwgemmReason_t reason =
-      bwgemm::build_launch(*family.catalog, p, config, {nullptr, 0}, &variant, &prepared->params);
+  const bwgemmReason_t reason = bwgemm::build_launch(*family.catalog, p, caps, config, {nullptr, 0},
+                                                     &variant, &prepared->params);
   if (reason != BWGEMM_REASON_KERNEL_SELECTED) {
     description_ = std::string("none: ") + bwgemmGetReasonString(reason);
     return;

@@ -18,17 +18,19 @@ std::atomic<bool> g_launch_failure_warned{false};
 
 // build_launch's inputs, and what it built from them. The guard's error flag
 // is not part of the key: a guarded family's every call has a tag of its own,
-// written into the build it launches.
+// written into the build it launches. The device's SM count bounds the grid
+// the scheduler's column rotation is chosen for.
 struct BuildKey {
   const VariantCatalog* catalog;
   GemmProblem problem;
   int config;
   uint64_t wait_budget_ns;
+  int sm_count;
 };
 
 bool operator==(const BuildKey& x, const BuildKey& y) {
   return x.catalog == y.catalog && x.problem == y.problem && x.config == y.config &&
-         x.wait_budget_ns == y.wait_budget_ns;
+         x.wait_budget_ns == y.wait_budget_ns && x.sm_count == y.sm_count;
 }
 
 struct Build {
@@ -56,16 +58,24 @@ bwgemmReason_t build_anew(const BuildKey& key, const KernelVariant** variant, Ge
     return BWGEMM_REASON_LAUNCH_FAILED;
   }
   params->wait_budget_ns = key.wait_budget_ns;
+  // The grid launch_persistent makes, taking a cluster's CTAs one an SM (as
+  // the configurations that run row classes are held).
+  const int64_t clusters =
+      persistent_clusters(params->scheduler.tile_count(), key.sm_count / shape.cluster_size,
+                          key.problem.sm_count_target, shape.cluster_size);
+  params->scheduler.batch_col_step = batch_col_step(*params, clusters);
   return BWGEMM_REASON_KERNEL_SELECTED;
 }
 
 // The calling thread's kept build for the arguments, or a new one, kept,
 // with `error_flag`; valid until its next call. NULL, with the reason, when
 // none can be made.
-const Build* find_or_build(const VariantCatalog& catalog, const GemmProblem& p, int config,
-                           ErrorFlag error_flag, bwgemmReason_t* reason) {
+const Build* find_or_build(const VariantCatalog& catalog, const GemmProblem& p,
+                           const DeviceCaps& caps, int config, ErrorFlag error_flag,
+                           bwgemmReason_t* reason) {
   // (k is the view's depth.)
-  const BuildKey key{&catalog, p, config, wait_budget_ns(env_config().wait_timeout_ms, p.k)};
+  const BuildKey key{&catalog, p, config, wait_budget_ns(env_config().wait_timeout_ms, p.k),
+                     caps.sm_count};
   *reason = BWGEMM_REASON_KERNEL_SELECTED;
   Build* build = t_builds.find(key);
   if (build == nullptr) {
@@ -80,11 +90,11 @@ const Build* find_or_build(const VariantCatalog& catalog, const GemmProblem& p, 
 
 }  // namespace
 
-bwgemmReason_t build_launch(const VariantCatalog& catalog, const GemmProblem& p, int config,
-                            ErrorFlag error_flag, const KernelVariant** variant,
-                            GemmParams* params) {
+bwgemmReason_t build_launch(const VariantCatalog& catalog, const GemmProblem& p,
+                            const DeviceCaps& caps, int config, ErrorFlag error_flag,
+                            const KernelVariant** variant, GemmParams* params) {
   bwgemmReason_t reason;
-  if (const Build* build = find_or_build(catalog, p, config, error_flag, &reason)) {
+  if (const Build* build = find_or_build(catalog, p, caps, config, error_flag, &reason)) {
     *variant = build->variant;
     *params = build->params;
   }
@@ -108,7 +118,7 @@ cudaError_t enqueue_built(const VariantCatalog& catalog, const KernelVariant& v,
 LaunchResult launch_gemm(const VariantCatalog& catalog, const GemmProblem& p,
                          const DeviceCaps& caps, int config, ErrorFlag error_flag) {
   bwgemmReason_t reason;
-  const Build* build = find_or_build(catalog, p, config, error_flag, &reason);
+  const Build* build = find_or_build(catalog, p, caps, config, error_flag, &reason);
   if (build == nullptr) return {LaunchStatus::kForward, reason};
   const cudaError_t err = enqueue_built(catalog, *build->variant, build->params, p, caps, false);
   if (err != cudaSuccess) {

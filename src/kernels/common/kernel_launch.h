@@ -27,10 +27,11 @@ struct VariantCatalog {
 // The variant and parameter block launch_gemm enqueues for `p`:
 // KERNEL_SELECTED, or the reason the call goes to cuBLAS (UNSUPPORTED_LAYOUT;
 // LAUNCH_FAILED, with a warning, when the driver rejects a TMA map). Exposed
-// so that bwgemm-bench can build a launch ahead of time.
-bwgemmReason_t build_launch(const VariantCatalog& catalog, const GemmProblem& p, int config,
-                            ErrorFlag error_flag, const KernelVariant** variant,
-                            GemmParams* params);
+// so that bwgemm-bench can build a launch ahead of time. `caps`: the device
+// it is for.
+bwgemmReason_t build_launch(const VariantCatalog& catalog, const GemmProblem& p,
+                            const DeviceCaps& caps, int config, ErrorFlag error_flag,
+                            const KernelVariant** variant, GemmParams* params);
 
 // Enqueues a launch build_launch made for `p` on p.stream, as a programmatic
 // dependent where the variant allows and the grid follows one that releases

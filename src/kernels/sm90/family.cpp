@@ -49,9 +49,9 @@ bool launch_split(const GemmProblem& p, const DeviceCaps& caps, int config, Erro
                         decode::has_kernel(edge_problem));
   const KernelVariant *edge_variant = nullptr, *body_variant = nullptr;
   GemmParams edge, body;
-  if ((!edge_decodes && build_launch(kCatalog, edge_problem, split.edge_config, error_flag,
+  if ((!edge_decodes && build_launch(kCatalog, edge_problem, caps, split.edge_config, error_flag,
                                      &edge_variant, &edge) != BWGEMM_REASON_KERNEL_SELECTED) ||
-      build_launch(kCatalog, split.parts.body, config, error_flag, &body_variant, &body) !=
+      build_launch(kCatalog, split.parts.body, caps, config, error_flag, &body_variant, &body) !=
           BWGEMM_REASON_KERNEL_SELECTED ||
       (copies_tokens &&
        enqueue_transpose16(tokens, split.parts.edge.workspace, p.stream) != cudaSuccess) ||

@@ -892,6 +892,7 @@ void launch_gemm_enqueues_or_forwards_with_a_warning(void**) {
 void a_repeated_build_is_kept(void**) {
   const bwgemm::VariantCatalog catalog = {"sm90", bwgemm::sm90::select_variant,
                                           bwgemm::sm90::tile_shape, true};
+  const bwgemm::DeviceCaps caps{0, 9, 0, 132, 232448};
   uint32_t flag = 0;
   const GemmProblem p = problem_of(
       make_call(CUBLAS_OP_T, CUBLAS_OP_N, kTypes[2], Size{640, 320, 192, 1, false, false}),
@@ -899,11 +900,11 @@ void a_repeated_build_is_kept(void**) {
   const bwgemm::KernelVariant* variant = nullptr;
   GemmParams first{}, again{};
   g_encoded.clear();
-  assert_int_equal(bwgemm::build_launch(catalog, p, 0, {&flag, 3}, &variant, &first),
+  assert_int_equal(bwgemm::build_launch(catalog, p, caps, 0, {&flag, 3}, &variant, &first),
                    BWGEMM_REASON_KERNEL_SELECTED);
   const size_t encodes = g_encoded.size();
   assert_true(encodes > 0);
-  assert_int_equal(bwgemm::build_launch(catalog, p, 0, {&flag, 3}, &variant, &again),
+  assert_int_equal(bwgemm::build_launch(catalog, p, caps, 0, {&flag, 3}, &variant, &again),
                    BWGEMM_REASON_KERNEL_SELECTED);
   assert_int_equal(g_encoded.size(), encodes);
   assert_memory_equal(&first, &again, sizeof first);
@@ -914,17 +915,17 @@ void a_repeated_build_is_kept(void**) {
   moved.a = static_cast<const char*>(p.a) + 4096;
   for (const GemmProblem& other : {negative_zero, moved}) {
     g_encoded.clear();
-    assert_int_equal(bwgemm::build_launch(catalog, other, 0, {&flag, 3}, &variant, &again),
+    assert_int_equal(bwgemm::build_launch(catalog, other, caps, 0, {&flag, 3}, &variant, &again),
                      BWGEMM_REASON_KERNEL_SELECTED);
     assert_int_equal(g_encoded.size(), encodes);
   }
   g_encoded.clear();
-  assert_int_equal(bwgemm::build_launch(catalog, p, 1, {&flag, 3}, &variant, &again),
+  assert_int_equal(bwgemm::build_launch(catalog, p, caps, 1, {&flag, 3}, &variant, &again),
                    BWGEMM_REASON_KERNEL_SELECTED);
   assert_int_equal(g_encoded.size(), encodes);
   g_encoded.clear();
   for (uint32_t tag : {4u, 5u}) {
-    assert_int_equal(bwgemm::build_launch(catalog, p, 0, {&flag, tag}, &variant, &again),
+    assert_int_equal(bwgemm::build_launch(catalog, p, caps, 0, {&flag, tag}, &variant, &again),
                      BWGEMM_REASON_KERNEL_SELECTED);
     assert_int_equal(g_encoded.size(), 0);
     assert_ptr_equal(again.error_flag.word, &flag);
@@ -932,14 +933,87 @@ void a_repeated_build_is_kept(void**) {
     again.error_flag = first.error_flag;
     assert_memory_equal(&first, &again, sizeof first);
   }
+  // Another device's SM count builds anew.
+  g_encoded.clear();
+  const bwgemm::DeviceCaps other_device{1, 9, 0, 114, 232448};
+  assert_int_equal(bwgemm::build_launch(catalog, p, other_device, 0, {&flag, 3}, &variant, &again),
+                   BWGEMM_REASON_KERNEL_SELECTED);
+  assert_int_equal(g_encoded.size(), encodes);
   // Another thread keeps its own.
   std::thread([&] {
     g_encoded.clear();
     GemmParams there{};
-    assert_int_equal(bwgemm::build_launch(catalog, p, 0, {&flag, 3}, &variant, &there),
+    assert_int_equal(bwgemm::build_launch(catalog, p, caps, 0, {&flag, 3}, &variant, &there),
                      BWGEMM_REASON_KERNEL_SELECTED);
     assert_int_equal(g_encoded.size(), encodes);
   }).join();
+}
+
+// The scheduler's column rotation (launch_params.h, batch_col_step) as a
+// build chooses it for its device. 4097 x 4095 TN with minimal leading
+// dimensions on the 256 x 128 tiles the dispatcher gives it runs row classes
+// of 66 tiles each, as many as an H200's 66 clusters, in 8 waves, and rotates
+// them; so does a strided batch of 16 whose column operand (A, in the view)
+// every batch shares. GPT-2's logits (classes of 394 tiles) and input
+// gradient (one wave: 8 classes of 8 tiles in each of its two launches),
+// batches sharing only the row operand, batches sharing neither, shared
+// batches in one wave and one matrix do not; nor does the 4097 x 4095 call on
+// a device of 8 clusters. Before the rotation every build's step was 0.
+void a_build_rotates_only_batches_that_share_the_column_operand(void**) {
+  const bwgemm::VariantCatalog catalog = {"sm90", bwgemm::sm90::select_variant,
+                                          bwgemm::sm90::tile_shape, true};
+  const int half_columns = bwgemm::sm90::config_by_name("sm90_256x128x64_5stage_2cta");
+  assert_true(half_columns > 0);
+  const bwgemm::DeviceCaps h200{0, 9, 0, 132, 232448};
+  const bwgemm::DeviceCaps small{0, 9, 0, 16, 232448};
+  auto built = [&](const GemmProblem& p, const bwgemm::DeviceCaps& caps, int config) {
+    const bwgemm::KernelVariant* variant = nullptr;
+    GemmParams g{};
+    assert_int_equal(bwgemm::build_launch(catalog, p, caps, config, {nullptr, 0}, &variant, &g),
+                     BWGEMM_REASON_KERNEL_SELECTED);
+    return g;
+  };
+  auto step = [&](const bwgemm::RawCall& c, const bwgemm::DeviceCaps& caps, int config) {
+    return built(problem_of(c, CUBLAS_POINTER_MODE_HOST), caps, config).scheduler.batch_col_step;
+  };
+  const bwgemm::RawCall odd = minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 4097, 4095, 4096, 0);
+  const GemmParams classes = built(problem_of(odd, CUBLAS_POINTER_MODE_HOST), h200, half_columns);
+  assert_int_equal(int(classes.classes.use), int(bwgemm::RowClassUse::kOut));
+  assert_int_equal(classes.scheduler.batch, 8);
+  assert_int_equal(classes.scheduler.row_blocks * classes.scheduler.col_blocks, 66);
+  assert_int_equal(classes.scheduler.batch_col_step, 1);
+  assert_int_equal(step(odd, h200, 0), 1);  // 34 tiles a class
+  assert_int_equal(step(odd, small, half_columns), 0);
+  assert_int_equal(step(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 50257, 8192, 768, 0), h200, 0), 0);
+  assert_int_equal(step(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 4096, 4096, 4096, 0), h200, 0), 0);
+  // GPT-2's input gradient runs as two launches (policy.h, plan_grid_split):
+  // 512 of its 768 rows on 256 x 256 tiles, then 256 on 256 x 128 ones.
+  GemmProblem part = problem_of(minimal_call(CUBLAS_OP_N, CUBLAS_OP_N, 768, 8192, 50257, 0),
+                                CUBLAS_POINTER_MODE_HOST);
+  for (const auto& [rows, config] : {std::pair{512, 0}, std::pair{256, half_columns}}) {
+    part.m = rows;
+    const GemmParams g = built(part, h200, config);
+    assert_int_equal(int(g.classes.use), int(bwgemm::RowClassUse::kRowOperand));
+    assert_int_equal(g.scheduler.tile_count(), 64);
+    assert_int_equal(g.scheduler.batch_col_step, 0);
+  }
+  // 1024 x 1024 x 128, 16 batches of 16 tiles.
+  bwgemm::RawCall batched = minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 1024, 1024, 128, 0);
+  batched.entry = bwgemm::EntryPoint::GemmStridedBatchedEx_64;
+  batched.batch = 16;
+  batched.strideA = 1024 * 128;
+  batched.strideB = 1024 * 128;
+  batched.strideC = 1024 * 1024;
+  assert_int_equal(step(batched, h200, 0), 0);
+  bwgemm::RawCall shared_a = batched;
+  shared_a.strideA = 0;
+  assert_int_equal(step(shared_a, h200, 0), 1);
+  bwgemm::RawCall shared_b = batched;
+  shared_b.strideB = 0;
+  assert_int_equal(step(shared_b, h200, 0), 0);
+  bwgemm::RawCall one_wave = shared_a;
+  one_wave.batch = 4;  // 64 tiles
+  assert_int_equal(step(one_wave, h200, 0), 0);
 }
 
 // The persistent grid: min(tiles, co-resident clusters), further capped by
@@ -1040,6 +1114,7 @@ int main() {
       TEST(plan_loads_takes_unaligned_outputs_only),
       TEST(plan_loads_refuses_rows_past_max_rows),
       TEST(row_classes_take_gpt2_lm_head),
+      TEST(a_build_rotates_only_batches_that_share_the_column_operand),
       TEST(row_windows_take_gpt2_weight_gradient),
       TEST(ragged_edges_split_off_a_wave),
       TEST(unaligned_output_is_stored_by_threads),

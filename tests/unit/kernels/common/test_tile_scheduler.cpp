@@ -76,43 +76,78 @@ void the_sizes_are_the_cluster_tiles_covering_the_output(void**) {
   assert_int_equal(bwgemm::make_tile_scheduler(256, 256, 1, 256, 256, 0).group, 1);
 }
 
-// Every cluster count from one cluster to more clusters than tiles: the
-// clusters together take every (batch, row block, column block) exactly once.
+// Every cluster count from one cluster to more clusters than tiles, with and
+// without batches' columns rotated: the clusters together take every (batch,
+// row block, column block) exactly once.
 void clusters_cover_every_tile_exactly_once(void**) {
   for (const Shape& s : shapes()) {
-    const TileScheduler t = make(s);
-    const int64_t count = t.tile_count();
-    for (int64_t clusters : {int64_t{1}, int64_t{2}, int64_t{7}, int64_t{66}, count + 1}) {
-      std::vector<int> visits(static_cast<size_t>(count), 0);
-      int64_t taken = 0;
-      for (int64_t c = 0; c < clusters; ++c) {
-        for (int64_t linear = c; linear < count; linear += clusters) {
-          const TileCoord tc = t.tile(linear);
-          if (tc.batch < 0 || tc.batch >= t.batch || tc.row_block < 0 ||
-              tc.row_block >= t.row_blocks || tc.col_block < 0 || tc.col_block >= t.col_blocks) {
-            print_shape(s);
-            fail_msg("tile %lld -> (%d, %d, %d) out of range", static_cast<long long>(linear),
-                     tc.batch, tc.row_block, tc.col_block);
+    for (int32_t step : {0, 1, 3}) {
+      TileScheduler t = make(s);
+      t.batch_col_step = step;
+      const int64_t count = t.tile_count();
+      for (int64_t clusters : {int64_t{1}, int64_t{2}, int64_t{7}, int64_t{66}, count + 1}) {
+        std::vector<int> visits(static_cast<size_t>(count), 0);
+        int64_t taken = 0;
+        for (int64_t c = 0; c < clusters; ++c) {
+          for (int64_t linear = c; linear < count; linear += clusters) {
+            const TileCoord tc = t.tile(linear);
+            if (tc.batch < 0 || tc.batch >= t.batch || tc.row_block < 0 ||
+                tc.row_block >= t.row_blocks || tc.col_block < 0 || tc.col_block >= t.col_blocks) {
+              print_shape(s);
+              fail_msg("tile %lld -> (%d, %d, %d) out of range", static_cast<long long>(linear),
+                       tc.batch, tc.row_block, tc.col_block);
+            }
+            ++visits[static_cast<size_t>(
+                (int64_t{tc.batch} * t.row_blocks + tc.row_block) * t.col_blocks + tc.col_block)];
+            ++taken;
           }
-          ++visits[static_cast<size_t>(
-              (int64_t{tc.batch} * t.row_blocks + tc.row_block) * t.col_blocks + tc.col_block)];
-          ++taken;
         }
-      }
-      if (taken != count) {
-        print_shape(s);
-        fail_msg("%lld clusters took %lld of %lld tiles", static_cast<long long>(clusters),
-                 static_cast<long long>(taken), static_cast<long long>(count));
-      }
-      for (size_t i = 0; i < visits.size(); ++i) {
-        if (visits[i] != 1) {
+        if (taken != count) {
           print_shape(s);
-          fail_msg("%lld clusters: tile %zu taken %d times", static_cast<long long>(clusters), i,
-                   visits[i]);
+          fail_msg("%lld clusters took %lld of %lld tiles", static_cast<long long>(clusters),
+                   static_cast<long long>(taken), static_cast<long long>(count));
+        }
+        for (size_t i = 0; i < visits.size(); ++i) {
+          if (visits[i] != 1) {
+            print_shape(s);
+            fail_msg("%lld clusters, step %d: tile %zu taken %d times",
+                     static_cast<long long>(clusters), step, i, visits[i]);
+          }
         }
       }
     }
   }
+}
+
+// With batch_col_step, batch b's order is batch 0's with every column block
+// moved b * step blocks on, wrapping: the same rows, in the same sequence.
+void a_rotated_batch_is_the_first_batch_moved_along_the_columns(void**) {
+  for (const Shape& s : shapes()) {
+    const TileScheduler plain = make(s);
+    for (int32_t step : {1, 3}) {
+      TileScheduler t = plain;
+      t.batch_col_step = step;
+      const int64_t per_batch = int64_t{t.row_blocks} * t.col_blocks;
+      for (int64_t linear = 0; linear < t.tile_count(); ++linear) {
+        const TileCoord first = plain.tile(linear % per_batch);
+        const TileCoord tc = t.tile(linear);
+        const int32_t b = static_cast<int32_t>(linear / per_batch);
+        if (tc.batch != b || tc.row_block != first.row_block ||
+            tc.col_block != (first.col_block + b * step) % t.col_blocks) {
+          print_shape(s);
+          fail_msg("step %d: tile %lld -> (%d, %d, %d), batch 0's was (%d, %d)", step,
+                   static_cast<long long>(linear), tc.batch, tc.row_block, tc.col_block,
+                   first.row_block, first.col_block);
+        }
+      }
+    }
+  }
+  // Worked: 8 batches of one row block and 32 column blocks, step 1: batch 5
+  // starts in column block 5, batch 7's last tile is in column block 6.
+  TileScheduler classes = bwgemm::make_tile_scheduler(512, 4096, 8, 512, 128, 8);
+  classes.batch_col_step = 1;
+  assert_int_equal(classes.tile(5 * 32).col_block, 5);
+  assert_int_equal(classes.tile(8 * 32 - 1).col_block, 6);
 }
 
 // The sm90 kernel's CTAs, each walking its cluster's tiles and placing its
@@ -260,6 +295,7 @@ int main() {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(the_sizes_are_the_cluster_tiles_covering_the_output),
       cmocka_unit_test(clusters_cover_every_tile_exactly_once),
+      cmocka_unit_test(a_rotated_batch_is_the_first_batch_moved_along_the_columns),
       cmocka_unit_test(ctas_place_every_block_once_in_cluster_pairs),
       cmocka_unit_test(groups_run_down_the_rows_and_snake_across_the_columns),
       cmocka_unit_test(a_small_order_written_out),
