@@ -949,16 +949,16 @@ void a_repeated_build_is_kept(void**) {
   }).join();
 }
 
-// The scheduler's column rotation (launch_params.h, batch_col_step) as a
+// The scheduler's column rotation (launch_params.h, rotates_batch_cols) as a
 // build chooses it for its device. 4097 x 4095 TN with minimal leading
 // dimensions on the 256 x 128 tiles the dispatcher gives it runs row classes
 // of 66 tiles each, as many as an H200's 66 clusters, in 8 waves, and rotates
 // them; so does a strided batch of 16 whose column operand (A, in the view)
-// every batch shares. GPT-2's logits (classes of 394 tiles) and input
+// every batch shares. GPT-2's logits (classes of 788 tiles) and input
 // gradient (one wave: 8 classes of 8 tiles in each of its two launches),
 // batches sharing only the row operand, batches sharing neither, shared
 // batches in one wave and one matrix do not; nor does the 4097 x 4095 call on
-// a device of 8 clusters. Before the rotation every build's step was 0.
+// a device of 8 clusters. Before the rotation no build rotated.
 void a_build_rotates_only_batches_that_share_the_column_operand(void**) {
   const bwgemm::VariantCatalog catalog = {"sm90", bwgemm::sm90::select_variant,
                                           bwgemm::sm90::tile_shape, true};
@@ -973,19 +973,19 @@ void a_build_rotates_only_batches_that_share_the_column_operand(void**) {
                      BWGEMM_REASON_KERNEL_SELECTED);
     return g;
   };
-  auto step = [&](const bwgemm::RawCall& c, const bwgemm::DeviceCaps& caps, int config) {
-    return built(problem_of(c, CUBLAS_POINTER_MODE_HOST), caps, config).scheduler.batch_col_step;
+  auto rotates = [&](const bwgemm::RawCall& c, const bwgemm::DeviceCaps& caps, int config) {
+    return built(problem_of(c, CUBLAS_POINTER_MODE_HOST), caps, config).scheduler.rotate_batch_cols;
   };
   const bwgemm::RawCall odd = minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 4097, 4095, 4096, 0);
   const GemmParams classes = built(problem_of(odd, CUBLAS_POINTER_MODE_HOST), h200, half_columns);
   assert_int_equal(int(classes.classes.use), int(bwgemm::RowClassUse::kOut));
   assert_int_equal(classes.scheduler.batch, 8);
   assert_int_equal(classes.scheduler.row_blocks * classes.scheduler.col_blocks, 66);
-  assert_int_equal(classes.scheduler.batch_col_step, 1);
-  assert_int_equal(step(odd, h200, 0), 1);  // 34 tiles a class
-  assert_int_equal(step(odd, small, half_columns), 0);
-  assert_int_equal(step(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 50257, 8192, 768, 0), h200, 0), 0);
-  assert_int_equal(step(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 4096, 4096, 4096, 0), h200, 0), 0);
+  assert_true(classes.scheduler.rotate_batch_cols);
+  assert_true(rotates(odd, h200, 0));  // 34 tiles a class
+  assert_false(rotates(odd, small, half_columns));
+  assert_false(rotates(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 50257, 8192, 768, 0), h200, 0));
+  assert_false(rotates(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 4096, 4096, 4096, 0), h200, 0));
   // GPT-2's input gradient runs as two launches (policy.h, plan_grid_split):
   // 512 of its 768 rows on 256 x 256 tiles, then 256 on 256 x 128 ones.
   GemmProblem part = problem_of(minimal_call(CUBLAS_OP_N, CUBLAS_OP_N, 768, 8192, 50257, 0),
@@ -995,7 +995,7 @@ void a_build_rotates_only_batches_that_share_the_column_operand(void**) {
     const GemmParams g = built(part, h200, config);
     assert_int_equal(int(g.classes.use), int(bwgemm::RowClassUse::kRowOperand));
     assert_int_equal(g.scheduler.tile_count(), 64);
-    assert_int_equal(g.scheduler.batch_col_step, 0);
+    assert_false(g.scheduler.rotate_batch_cols);
   }
   // 1024 x 1024 x 128, 16 batches of 16 tiles.
   bwgemm::RawCall batched = minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 1024, 1024, 128, 0);
@@ -1004,16 +1004,16 @@ void a_build_rotates_only_batches_that_share_the_column_operand(void**) {
   batched.strideA = 1024 * 128;
   batched.strideB = 1024 * 128;
   batched.strideC = 1024 * 1024;
-  assert_int_equal(step(batched, h200, 0), 0);
+  assert_false(rotates(batched, h200, 0));
   bwgemm::RawCall shared_a = batched;
   shared_a.strideA = 0;
-  assert_int_equal(step(shared_a, h200, 0), 1);
+  assert_true(rotates(shared_a, h200, 0));
   bwgemm::RawCall shared_b = batched;
   shared_b.strideB = 0;
-  assert_int_equal(step(shared_b, h200, 0), 0);
+  assert_false(rotates(shared_b, h200, 0));
   bwgemm::RawCall one_wave = shared_a;
   one_wave.batch = 4;  // 64 tiles
-  assert_int_equal(step(one_wave, h200, 0), 0);
+  assert_false(rotates(one_wave, h200, 0));
 }
 
 // The persistent grid: min(tiles, co-resident clusters), further capped by

@@ -81,9 +81,9 @@ void the_sizes_are_the_cluster_tiles_covering_the_output(void**) {
 // row block, column block) exactly once.
 void clusters_cover_every_tile_exactly_once(void**) {
   for (const Shape& s : shapes()) {
-    for (int32_t step : {0, 1, 3}) {
+    for (bool rotate : {false, true}) {
       TileScheduler t = make(s);
-      t.batch_col_step = step;
+      t.rotate_batch_cols = rotate;
       const int64_t count = t.tile_count();
       for (int64_t clusters : {int64_t{1}, int64_t{2}, int64_t{7}, int64_t{66}, count + 1}) {
         std::vector<int> visits(static_cast<size_t>(count), 0);
@@ -110,8 +110,8 @@ void clusters_cover_every_tile_exactly_once(void**) {
         for (size_t i = 0; i < visits.size(); ++i) {
           if (visits[i] != 1) {
             print_shape(s);
-            fail_msg("%lld clusters, step %d: tile %zu taken %d times",
-                     static_cast<long long>(clusters), step, i, visits[i]);
+            fail_msg("%lld clusters, rotated %d: tile %zu taken %d times",
+                     static_cast<long long>(clusters), int(rotate), i, visits[i]);
           }
         }
       }
@@ -119,35 +119,40 @@ void clusters_cover_every_tile_exactly_once(void**) {
   }
 }
 
-// With batch_col_step, batch b's order is batch 0's with every column block
-// moved b * step blocks on, wrapping: the same rows, in the same sequence.
+// With rotate_batch_cols, batch b's order is batch 0's with every column
+// block moved b blocks on, wrapping: the same rows, in the same sequence.
 void a_rotated_batch_is_the_first_batch_moved_along_the_columns(void**) {
-  for (const Shape& s : shapes()) {
+  std::vector<Shape> all = shapes();
+  // More batches than column blocks: the rotation wraps more than once.
+  all.push_back({512, 3 * 256, 8, 256, 256, 2});
+  for (const Shape& s : all) {
     const TileScheduler plain = make(s);
-    for (int32_t step : {1, 3}) {
-      TileScheduler t = plain;
-      t.batch_col_step = step;
-      const int64_t per_batch = int64_t{t.row_blocks} * t.col_blocks;
-      for (int64_t linear = 0; linear < t.tile_count(); ++linear) {
-        const TileCoord first = plain.tile(linear % per_batch);
-        const TileCoord tc = t.tile(linear);
-        const int32_t b = static_cast<int32_t>(linear / per_batch);
-        if (tc.batch != b || tc.row_block != first.row_block ||
-            tc.col_block != (first.col_block + b * step) % t.col_blocks) {
-          print_shape(s);
-          fail_msg("step %d: tile %lld -> (%d, %d, %d), batch 0's was (%d, %d)", step,
-                   static_cast<long long>(linear), tc.batch, tc.row_block, tc.col_block,
-                   first.row_block, first.col_block);
-        }
+    TileScheduler t = plain;
+    t.rotate_batch_cols = true;
+    const int64_t per_batch = int64_t{t.row_blocks} * t.col_blocks;
+    for (int64_t linear = 0; linear < t.tile_count(); ++linear) {
+      const TileCoord first = plain.tile(linear % per_batch);
+      const TileCoord tc = t.tile(linear);
+      const int32_t b = static_cast<int32_t>(linear / per_batch);
+      if (tc.batch != b || tc.row_block != first.row_block ||
+          tc.col_block != (first.col_block + b) % t.col_blocks) {
+        print_shape(s);
+        fail_msg("tile %lld -> (%d, %d, %d), batch 0's was (%d, %d)",
+                 static_cast<long long>(linear), tc.batch, tc.row_block, tc.col_block,
+                 first.row_block, first.col_block);
       }
     }
   }
-  // Worked: 8 batches of one row block and 32 column blocks, step 1: batch 5
-  // starts in column block 5, batch 7's last tile is in column block 6.
+  // Worked: 8 batches of one row block and 32 column blocks: batch 5 starts
+  // in column block 5, batch 7's last tile is in column block 6; with 3
+  // column blocks batch 7 starts in column block 1.
   TileScheduler classes = bwgemm::make_tile_scheduler(512, 4096, 8, 512, 128, 8);
-  classes.batch_col_step = 1;
+  classes.rotate_batch_cols = true;
   assert_int_equal(classes.tile(5 * 32).col_block, 5);
   assert_int_equal(classes.tile(8 * 32 - 1).col_block, 6);
+  TileScheduler three = bwgemm::make_tile_scheduler(256, 3 * 256, 8, 256, 256, 8);
+  three.rotate_batch_cols = true;
+  assert_int_equal(three.tile(7 * 3).col_block, 1);
 }
 
 // The sm90 kernel's CTAs, each walking its cluster's tiles and placing its
