@@ -545,6 +545,19 @@ bwgemm::RawCall minimal_call(cublasOperation_t transa, cublasOperation_t transb,
   return c;
 }
 
+// minimal_call as a strided batch of `batch` matrices, each right after the
+// last.
+bwgemm::RawCall strided_call(cublasOperation_t transa, cublasOperation_t transb, int64_t m,
+                             int64_t n, int64_t k, int64_t batch) {
+  bwgemm::RawCall c = minimal_call(transa, transb, m, n, k, 0);
+  c.entry = bwgemm::EntryPoint::GemmStridedBatchedEx_64;
+  c.batch = batch;
+  c.strideA = m * k;
+  c.strideB = k * n;
+  c.strideC = m * n;
+  return c;
+}
+
 bwgemm::LoadPlan plan_of(const bwgemm::RawCall& c,
                          const TileShape& shape = shape_for(DType::BF16)) {
   return bwgemm::plan_loads(bwgemm::to_kernel_view(problem_of(c, CUBLAS_POINTER_MODE_HOST)), shape);
@@ -679,13 +692,7 @@ void row_windows_take_gpt2_weight_gradient(void**) {
   assert_false(
       plan_of(minimal_call(CUBLAS_OP_N, CUBLAS_OP_N, 768, 8192, 50257, 0), shape).supported);
   assert_false(plan_of(minimal_call(CUBLAS_OP_N, CUBLAS_OP_T, 768, 50257, 7, 0), shape).supported);
-  bwgemm::RawCall batched = minimal_call(CUBLAS_OP_N, CUBLAS_OP_T, 512, 512, 256, 0);
-  batched.entry = bwgemm::EntryPoint::GemmStridedBatchedEx_64;
-  batched.batch = 2;
-  batched.strideA = 512 * 256;
-  batched.strideB = 512 * 256;
-  batched.strideC = 512 * 512;
-  assert_false(plan_of(batched, shape).supported);
+  assert_false(plan_of(strided_call(CUBLAS_OP_N, CUBLAS_OP_T, 512, 512, 256, 2), shape).supported);
   // Configuration 0 packs such a B first: its plan cannot load it.
   assert_false(plan_of(wgrad).supported);
 }
@@ -998,12 +1005,7 @@ void a_build_rotates_only_batches_that_share_the_column_operand(void**) {
     assert_false(g.scheduler.rotate_batch_cols);
   }
   // 1024 x 1024 x 128, 16 batches of 16 tiles.
-  bwgemm::RawCall batched = minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 1024, 1024, 128, 0);
-  batched.entry = bwgemm::EntryPoint::GemmStridedBatchedEx_64;
-  batched.batch = 16;
-  batched.strideA = 1024 * 128;
-  batched.strideB = 1024 * 128;
-  batched.strideC = 1024 * 1024;
+  const bwgemm::RawCall batched = strided_call(CUBLAS_OP_T, CUBLAS_OP_N, 1024, 1024, 128, 16);
   assert_false(rotates(batched, h200, 0));
   bwgemm::RawCall shared_a = batched;
   shared_a.strideA = 0;
