@@ -63,7 +63,7 @@ bwgemmReason_t build_anew(const BuildKey& key, const KernelVariant** variant, Ge
   const int64_t clusters =
       persistent_clusters(params->scheduler.tile_count(), key.sm_count / shape.cluster_size,
                           key.problem.sm_count_target, shape.cluster_size);
-  params->scheduler.rotate_batch_cols = rotates_batch_cols(*params, clusters);
+  params->scheduler.batch_col_mask = batch_col_mask(*params, clusters);
   return BWGEMM_REASON_KERNEL_SELECTED;
 }
 

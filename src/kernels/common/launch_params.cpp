@@ -210,11 +210,13 @@ bool make_launch_params(const KernelView& v, const TileShape& s, GemmParams* out
                           encode_tma_map(maps.col, &out->col.map));
 }
 
-bool rotates_batch_cols(const GemmParams& g, int64_t clusters) {
+uint32_t batch_col_mask(const GemmParams& g, int64_t clusters) {
   const TileScheduler& s = g.scheduler;
   const int64_t per_batch = int64_t{s.row_blocks} * s.col_blocks;
-  return s.batch > 1 && !g.col.batched && s.col_blocks > 1 && per_batch <= clusters &&
-         s.tile_count() > clusters;
+  if (s.batch <= 1 || g.col.batched || s.col_blocks <= 1 || per_batch > clusters ||
+      s.tile_count() <= clusters)
+    return 0;
+  return widest_batch_col_mask(s.col_blocks);
 }
 
 }  // namespace bwgemm

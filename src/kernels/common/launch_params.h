@@ -97,16 +97,18 @@ GemmParams launch_params_without_maps(const KernelView& v, const TileShape& shap
 // for a supported plan.
 bool make_launch_params(const KernelView& v, const TileShape& shape, GemmParams* out);
 
-// The scheduler's rotate_batch_cols for a grid of `clusters`: where the
-// batches (more than one, of more than one column block) share the column
-// operand (row classes, a broadcast column operand), one batch has no more
-// tiles than the grid has clusters and the grid runs more than one wave.
+// The scheduler's batch_col_mask for a grid of `clusters`: where the batches
+// (more than one, of more than one column block) share the column operand
+// (row classes, a broadcast column operand), one batch has no more tiles than
+// the grid has clusters and the grid runs more than one wave, the largest
+// 2^j - 1 with 2^j <= col_blocks (so batches 0 .. 2^j - 1 start on distinct
+// column blocks); elsewhere 0, not rotated.
 // 4097 x 4095 TN by row classes on 256 x 128 tiles, 66 tiles a class on 66
 // clusters, ran 4.4 % fewer cycles rotated on an H200 (docs/perf.md v40).
 // Not where the batches share no operand, or a batch outnumbers the clusters
 // (GPT-2's logits): rotating measured 0.9-2.4 % slower (v39); nor where every
 // tile runs at once, where it only reassigns tiles to clusters (GPT-2's input
 // gradient, one wave of 8 classes of 8 tiles, read 2-6 % slower so, v40).
-bool rotates_batch_cols(const GemmParams& g, int64_t clusters);
+uint32_t batch_col_mask(const GemmParams& g, int64_t clusters);
 
 }  // namespace bwgemm

@@ -7,8 +7,8 @@
 // c, c + clusters, c + 2 * clusters, ... Linear tiles are ordered batch by
 // batch, and within a batch in groups of `group` cluster-row blocks: down the
 // rows of a group, then across the columns, snaking back on every other group
-// so consecutive tiles share operand blocks in L2. With rotate_batch_cols,
-// batch b's column blocks start b blocks on (wrapping).
+// so consecutive tiles share operand blocks in L2. With a batch_col_mask,
+// batch b's column blocks start (b & batch_col_mask) blocks on (wrapping).
 #pragma once
 
 #include <cstdint>
@@ -28,10 +28,13 @@ struct TileScheduler {
   int32_t col_blocks;
   int32_t batch;
   int32_t group;  // cluster-row blocks per group, >= 1
-  // Batch b's columns are rotated by b blocks, so that clusters working on
-  // different batches of a shared column operand at once start on different
-  // column blocks (launch_params.h, rotates_batch_cols).
-  bool rotate_batch_cols;
+  // Batch b's columns are rotated by b & batch_col_mask blocks, so that
+  // clusters working on different batches of a shared column operand at once
+  // start on different column blocks (launch_params.h, batch_col_mask). 0:
+  // not rotated; else 2^j - 1 with 2^j <= col_blocks, so that one subtraction
+  // wraps (a remainder's branch added 204-219 SASS instructions to every sm90
+  // kernel, docs/perf.md v40-v41).
+  uint32_t batch_col_mask;
 
   BWGEMM_HOST_DEVICE int64_t tile_count() const { return int64_t{row_blocks} * col_blocks * batch; }
 
@@ -47,12 +50,8 @@ struct TileScheduler {
     const int32_t row = first_row + static_cast<int32_t>(in_group % rows_in_group);
     int32_t col = static_cast<int32_t>(in_group / rows_in_group);
     if (g & 1) col = col_blocks - 1 - col;
-    // 32-bit: a 64-bit remainder added about 500 instructions to every sm90
-    // kernel (docs/perf.md v40).
-    if (rotate_batch_cols) {
-      col += static_cast<int32_t>(static_cast<uint32_t>(b) % static_cast<uint32_t>(col_blocks));
-      if (col >= col_blocks) col -= col_blocks;
-    }
+    col += static_cast<int32_t>(static_cast<uint32_t>(b) & batch_col_mask);
+    if (col >= col_blocks) col -= col_blocks;
     return {b, row, col};
   }
 };
@@ -67,8 +66,15 @@ inline TileScheduler make_tile_scheduler(int64_t rows, int64_t cols, int64_t bat
   s.col_blocks = ceil_div(cols, block_cols);
   s.batch = static_cast<int32_t>(batch);
   s.group = group < 1 ? 1 : group;
-  s.rotate_batch_cols = false;
+  s.batch_col_mask = 0;
   return s;
+}
+
+// The widest batch_col_mask over col_blocks column blocks (0 for one).
+inline uint32_t widest_batch_col_mask(int32_t col_blocks) {
+  uint32_t span = 1;
+  while (int64_t{span} * 2 <= col_blocks) span *= 2;
+  return span - 1;
 }
 
 }  // namespace bwgemm

@@ -956,7 +956,7 @@ void a_repeated_build_is_kept(void**) {
   }).join();
 }
 
-// The scheduler's column rotation (launch_params.h, rotates_batch_cols) as a
+// The scheduler's column rotation (launch_params.h, batch_col_mask) as a
 // build chooses it for its device. 4097 x 4095 TN with minimal leading
 // dimensions on the 256 x 128 tiles the dispatcher gives it runs row classes
 // of 66 tiles each, as many as an H200's 66 clusters, in 8 waves, and rotates
@@ -981,14 +981,16 @@ void a_build_rotates_only_batches_that_share_the_column_operand(void**) {
     return g;
   };
   auto rotates = [&](const bwgemm::RawCall& c, const bwgemm::DeviceCaps& caps, int config) {
-    return built(problem_of(c, CUBLAS_POINTER_MODE_HOST), caps, config).scheduler.rotate_batch_cols;
+    return built(problem_of(c, CUBLAS_POINTER_MODE_HOST), caps, config).scheduler.batch_col_mask !=
+           0;
   };
   const bwgemm::RawCall odd = minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 4097, 4095, 4096, 0);
   const GemmParams classes = built(problem_of(odd, CUBLAS_POINTER_MODE_HOST), h200, half_columns);
   assert_int_equal(int(classes.classes.use), int(bwgemm::RowClassUse::kOut));
   assert_int_equal(classes.scheduler.batch, 8);
   assert_int_equal(classes.scheduler.row_blocks * classes.scheduler.col_blocks, 66);
-  assert_true(classes.scheduler.rotate_batch_cols);
+  assert_int_equal(classes.scheduler.col_blocks, 33);  // 4095 columns widened, 128 a block
+  assert_int_equal(classes.scheduler.batch_col_mask, 31);
   assert_true(rotates(odd, h200, 0));  // 34 tiles a class
   assert_false(rotates(odd, small, half_columns));
   assert_false(rotates(minimal_call(CUBLAS_OP_T, CUBLAS_OP_N, 50257, 8192, 768, 0), h200, 0));
@@ -1002,7 +1004,7 @@ void a_build_rotates_only_batches_that_share_the_column_operand(void**) {
     const GemmParams g = built(part, h200, config);
     assert_int_equal(int(g.classes.use), int(bwgemm::RowClassUse::kRowOperand));
     assert_int_equal(g.scheduler.tile_count(), 64);
-    assert_false(g.scheduler.rotate_batch_cols);
+    assert_int_equal(g.scheduler.batch_col_mask, 0);
   }
   // 1024 x 1024 x 128, 16 batches of 16 tiles.
   const bwgemm::RawCall batched = strided_call(CUBLAS_OP_T, CUBLAS_OP_N, 1024, 1024, 128, 16);

@@ -83,7 +83,7 @@ void clusters_cover_every_tile_exactly_once(void**) {
   for (const Shape& s : shapes()) {
     for (bool rotate : {false, true}) {
       TileScheduler t = make(s);
-      t.rotate_batch_cols = rotate;
+      t.batch_col_mask = rotate ? bwgemm::widest_batch_col_mask(t.col_blocks) : 0;
       const int64_t count = t.tile_count();
       for (int64_t clusters : {int64_t{1}, int64_t{2}, int64_t{7}, int64_t{66}, count + 1}) {
         std::vector<int> visits(static_cast<size_t>(count), 0);
@@ -119,40 +119,61 @@ void clusters_cover_every_tile_exactly_once(void**) {
   }
 }
 
-// With rotate_batch_cols, batch b's order is batch 0's with every column
-// block moved b blocks on, wrapping: the same rows, in the same sequence.
+// With a batch_col_mask, batch b's order is batch 0's with every column
+// block moved b & mask blocks on, wrapping: the same rows, in the same
+// sequence.
 void a_rotated_batch_is_the_first_batch_moved_along_the_columns(void**) {
   std::vector<Shape> all = shapes();
-  // More batches than column blocks: the rotation wraps more than once.
+  // More batches than column blocks, and 3 column blocks (mask 1).
   all.push_back({512, 3 * 256, 8, 256, 256, 2});
   for (const Shape& s : all) {
     const TileScheduler plain = make(s);
-    TileScheduler t = plain;
-    t.rotate_batch_cols = true;
-    const int64_t per_batch = int64_t{t.row_blocks} * t.col_blocks;
-    for (int64_t linear = 0; linear < t.tile_count(); ++linear) {
-      const TileCoord first = plain.tile(linear % per_batch);
-      const TileCoord tc = t.tile(linear);
-      const int32_t b = static_cast<int32_t>(linear / per_batch);
-      if (tc.batch != b || tc.row_block != first.row_block ||
-          tc.col_block != (first.col_block + b) % t.col_blocks) {
-        print_shape(s);
-        fail_msg("tile %lld -> (%d, %d, %d), batch 0's was (%d, %d)",
-                 static_cast<long long>(linear), tc.batch, tc.row_block, tc.col_block,
-                 first.row_block, first.col_block);
+    for (uint32_t mask = 1; mask < uint32_t(plain.col_blocks); mask = mask * 2 + 1) {
+      TileScheduler t = plain;
+      t.batch_col_mask = mask;
+      const int64_t per_batch = int64_t{t.row_blocks} * t.col_blocks;
+      for (int64_t linear = 0; linear < t.tile_count(); ++linear) {
+        const TileCoord first = plain.tile(linear % per_batch);
+        const TileCoord tc = t.tile(linear);
+        const int32_t b = static_cast<int32_t>(linear / per_batch);
+        const int32_t moved = static_cast<int32_t>(uint32_t(b) & mask);
+        if (tc.batch != b || tc.row_block != first.row_block ||
+            tc.col_block != (first.col_block + moved) % t.col_blocks) {
+          print_shape(s);
+          fail_msg("mask %u: tile %lld -> (%d, %d, %d), batch 0's was (%d, %d)", mask,
+                   static_cast<long long>(linear), tc.batch, tc.row_block, tc.col_block,
+                   first.row_block, first.col_block);
+        }
       }
     }
   }
-  // Worked: 8 batches of one row block and 32 column blocks: batch 5 starts
-  // in column block 5, batch 7's last tile is in column block 6; with 3
-  // column blocks batch 7 starts in column block 1.
+  // Worked: 8 batches of one row block and 32 column blocks (mask 31): batch
+  // 5 starts in column block 5, batch 7's last tile is in column block 6;
+  // with 3 column blocks (mask 1) batch 7 starts in column block 1, batch 6
+  // in 0.
   TileScheduler classes = bwgemm::make_tile_scheduler(512, 4096, 8, 512, 128, 8);
-  classes.rotate_batch_cols = true;
+  classes.batch_col_mask = 31;
   assert_int_equal(classes.tile(5 * 32).col_block, 5);
   assert_int_equal(classes.tile(8 * 32 - 1).col_block, 6);
   TileScheduler three = bwgemm::make_tile_scheduler(256, 3 * 256, 8, 256, 256, 8);
-  three.rotate_batch_cols = true;
+  three.batch_col_mask = 1;
   assert_int_equal(three.tile(7 * 3).col_block, 1);
+  assert_int_equal(three.tile(6 * 3).col_block, 0);
+}
+
+// The widest mask is 2^j - 1 for the largest 2^j <= col_blocks, by
+// counting: every rotation it gives stays under col_blocks, and the next
+// wider one would not.
+void the_widest_mask_is_the_largest_power_of_two_in_the_columns(void**) {
+  for (int32_t cols = 1; cols <= 4100; ++cols) {
+    const uint32_t mask = bwgemm::widest_batch_col_mask(cols);
+    if ((mask & (mask + 1)) != 0 || int64_t{mask} >= cols || 2 * int64_t{mask} + 1 < cols)
+      fail_msg("%d column blocks: mask %u", cols, mask);
+  }
+  assert_int_equal(bwgemm::widest_batch_col_mask(1), 0);
+  assert_int_equal(bwgemm::widest_batch_col_mask(3), 1);
+  assert_int_equal(bwgemm::widest_batch_col_mask(32), 31);
+  assert_int_equal(bwgemm::widest_batch_col_mask(33), 31);
 }
 
 // The sm90 kernel's CTAs, each walking its cluster's tiles and placing its
@@ -301,6 +322,7 @@ int main() {
       cmocka_unit_test(the_sizes_are_the_cluster_tiles_covering_the_output),
       cmocka_unit_test(clusters_cover_every_tile_exactly_once),
       cmocka_unit_test(a_rotated_batch_is_the_first_batch_moved_along_the_columns),
+      cmocka_unit_test(the_widest_mask_is_the_largest_power_of_two_in_the_columns),
       cmocka_unit_test(ctas_place_every_block_once_in_cluster_pairs),
       cmocka_unit_test(groups_run_down_the_rows_and_snake_across_the_columns),
       cmocka_unit_test(a_small_order_written_out),
