@@ -16,6 +16,7 @@
 #include "common.h"
 #include "core/tuned_policy_file.h"
 #include "gpu_info.h"
+#include "kernels/sm100/config.h"
 #include "kernels/sm100/variants.h"
 #include "kernels/sm90/config.h"
 #include "kernels/sm90/variants.h"
@@ -74,12 +75,12 @@ struct Measured {
 // Runs this executable as a tune child for one configuration; its results
 // into `results` (by shape key).
 bool run_child(const std::string& self, const std::string& grid, const std::string& config,
-               bool force, const std::string& result_path, const Options& options,
-               std::map<std::string, Measured>* results) {
+               const std::string& config_variable, const std::string& result_path,
+               const Options& options, std::map<std::string, Measured>* results) {
   std::vector<std::string> env;
   for (char** e = environ; *e != nullptr; ++e)
     if (std::strncmp(*e, "BWGEMM_", 7) != 0) env.emplace_back(*e);
-  if (force) env.push_back("BWGEMM_SM90_CONFIG=" + config);
+  env.push_back(config_variable + "=" + config);
   const std::string reps = std::to_string(options.reps);
   std::vector<std::string> args = {self,        "--tune-child", grid, "--tune-result",
                                    result_path, "--reps",       reps};
@@ -154,8 +155,9 @@ int run_tune(const std::string& self, const std::string& grid, const std::string
     for (int c = 0; c < bwgemm::sm90::kFamilyConfigCount; ++c)
       configs.emplace_back(bwgemm::sm90::config_name(c));
   } else if (gpu.cc_major == 10 && (gpu.cc_minor == 0 || gpu.cc_minor == 3)) {
-    family = "sm100";  // one configuration: the kernel path runs it unforced
-    configs.emplace_back(bwgemm::sm100::config_name(0));
+    family = "sm100";
+    for (int c = 0; c < bwgemm::sm100::kConfigCount; ++c)
+      configs.emplace_back(bwgemm::sm100::config_name(c));
   } else {
     std::printf("bwgemm-bench: %s (sm_%d%d) runs no bwgemm kernel; nothing to tune\n",
                 gpu.name.c_str(), gpu.cc_major, gpu.cc_minor);
@@ -176,7 +178,10 @@ int run_tune(const std::string& self, const std::string& grid, const std::string
     const std::string path = std::string(dir) + "/" + config + ".txt";
     std::printf("  measuring %s ...\n", config.c_str());
     std::fflush(stdout);
-    ok = run_child(self, grid, config, family == "sm90", path, options, &results) && ok;
+    ok = run_child(self, grid, config,
+                   family == "sm90" ? "BWGEMM_SM90_CONFIG" : "BWGEMM_SM100_CONFIG", path, options,
+                   &results) &&
+         ok;
     std::remove(path.c_str());
   }
   rmdir(dir);

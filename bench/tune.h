@@ -2,9 +2,10 @@
 // bwgemm-bench --tune: measures each kernel configuration against cuBLAS on
 // this GPU and writes the policy file libbwgemm reads from
 // BWGEMM_POLICY_FILE (src/core/tuned_policy_file.h). Each configuration runs
-// in a child process of the bench with BWGEMM_SM90_CONFIG naming it, so the
-// library's own selection forces it; each process times cuBLAS too, on the
-// same buffers, and a configuration's speed-up is over cuBLAS's best time.
+// in a child process of the bench with BWGEMM_SM90_CONFIG (on Blackwell
+// BWGEMM_SM100_CONFIG) naming it, so the library's own selection forces it;
+// each process times cuBLAS too, on the same buffers, and a configuration's
+// speed-up is over cuBLAS's best time.
 #ifndef BWGEMM_BENCH_TUNE_H
 #define BWGEMM_BENCH_TUNE_H
 

@@ -96,9 +96,10 @@ std::FILE* open_log_file(const char* path) {
 // In a secure process, says once which of the variables it set were ignored.
 void note_ignored_when_secure() {
   char ignored[256] = "";
-  for (const char* name : {"BWGEMM_LOG_FILE", "BWGEMM_POLICY", "BWGEMM_POLICY_FILE", "BWGEMM_SM90",
-                           "BWGEMM_SM100", "BWGEMM_SM90_CONFIG", "BWGEMM_CUBLAS_LIBRARY",
-                           "BWGEMM_CUBLASLT_LIBRARY", "BWGEMM_WAIT_TIMEOUT_MS"}) {
+  for (const char* name :
+       {"BWGEMM_LOG_FILE", "BWGEMM_POLICY", "BWGEMM_POLICY_FILE", "BWGEMM_SM90", "BWGEMM_SM100",
+        "BWGEMM_SM90_CONFIG", "BWGEMM_SM100_CONFIG", "BWGEMM_CUBLAS_LIBRARY",
+        "BWGEMM_CUBLASLT_LIBRARY", "BWGEMM_WAIT_TIMEOUT_MS"}) {
     if (std::getenv(name) == nullptr) continue;
     if (ignored[0] != '\0') std::strncat(ignored, " ", sizeof ignored - std::strlen(ignored) - 1);
     std::strncat(ignored, name, sizeof ignored - std::strlen(ignored) - 1);
@@ -139,6 +140,7 @@ void read_environment() {
   c.sm90_off = !sm90_on;
   c.sm100_off = !sm100_on;
   c.sm90_config = env_value("BWGEMM_SM90_CONFIG", secure);
+  c.sm100_config = env_value("BWGEMM_SM100_CONFIG", secure);
   c.policy_file = env_value("BWGEMM_POLICY_FILE", secure);
   c.cublas_library = env_value("BWGEMM_CUBLAS_LIBRARY", secure);
   c.cublaslt_library = env_value("BWGEMM_CUBLASLT_LIBRARY", secure);

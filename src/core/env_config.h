@@ -21,6 +21,8 @@ struct EnvConfig {
   // that configuration (if compiled for the call's layout), for tests and
   // benchmarks; NULL when unset.
   const char* sm90_config;
+  // BWGEMM_SM100_CONFIG=<configuration name>: the same for the sm100 kernel.
+  const char* sm100_config;
   // BWGEMM_POLICY_FILE: a tuned selection policy (bwgemm-bench --tune;
   // dispatch/tuned_policy.h), or NULL.
   const char* policy_file;

@@ -45,11 +45,18 @@ class GpuBackend {
            real->set_stream(handle_, stream_) == CUBLAS_STATUS_SUCCESS;
   }
 
-  static bool run_kernel(void* self, const SelfCheckCase& c, float* out) {
-    return static_cast<GpuBackend*>(self)->run(c, out, false);
+  static bool takes(void* self, const SelfCheckCase& c, int config) {
+    const GpuBackend& gpu = *static_cast<GpuBackend*>(self);
+    // Any 256-byte aligned addresses: cudaMalloc's are.
+    void* const aligned = reinterpret_cast<void*>(uintptr_t{256});
+    return gpu.family_.config_takes(problem(c, aligned, aligned, aligned, gpu.stream_), gpu.caps_,
+                                    config);
+  }
+  static bool run_kernel(void* self, const SelfCheckCase& c, int config, float* out) {
+    return static_cast<GpuBackend*>(self)->run(c, config, out);
   }
   static bool run_reference(void* self, const SelfCheckCase& c, float* out) {
-    return static_cast<GpuBackend*>(self)->run(c, out, true);
+    return static_cast<GpuBackend*>(self)->run(c, -1, out);
   }
 
  private:
@@ -93,18 +100,12 @@ class GpuBackend {
     return v;
   }
 
-  bool run(const SelfCheckCase& c, float* out, bool reference) {
-    const int64_t rows_a = c.trans_a ? c.k : c.m, cols_a = c.trans_a ? c.m : c.k;
-    const int64_t rows_b = c.trans_b ? c.n : c.k, cols_b = c.trans_b ? c.k : c.n;
-    const int64_t lda = round_up8(rows_a), ldb = round_up8(rows_b), ldc = round_up8(c.m);
-    void* a = device_copy(operand(c.ab, rows_a, cols_a, lda, 1));
-    void* b = device_copy(operand(c.ab, rows_b, cols_b, ldb, 2));
-    const size_t c_bytes = size_t(ldc * c.n) * dtype_size(c.out);
-    void* d = nullptr;
-    if (a == nullptr || b == nullptr || cudaMalloc(&d, c_bytes) != cudaSuccess) return false;
-    allocations_.push_back(d);
-    // One description of the case; the reference hands the same fields to
-    // cuBLAS's own cublasGemmEx.
+  // config: the family configuration to run, or -1 for the cuBLAS reference.
+  // The case on operands at a, b and d (leading dimensions rounded up to 8
+  // elements): one description, whose fields the reference hands to
+  // cuBLAS's own cublasGemmEx.
+  static GemmProblem problem(const SelfCheckCase& c, void* a, void* b, void* d,
+                             cudaStream_t stream) {
     GemmProblem p{};
     p.ab_type = c.ab;
     p.c_type = c.out;
@@ -116,15 +117,29 @@ class GpuBackend {
     p.a = a;
     p.b = b;
     p.c = p.d = d;
-    p.lda = lda;
-    p.ldb = ldb;
-    p.ldc = p.ldd = ldc;
+    p.lda = round_up8(c.trans_a ? c.k : c.m);
+    p.ldb = round_up8(c.trans_b ? c.n : c.k);
+    p.ldc = p.ldd = round_up8(c.m);
     p.batch = 1;
     p.alpha = {false, 1.0f, nullptr};
     p.beta = {false, 0.0f, nullptr};
-    p.stream = stream_;
+    p.stream = stream;
+    return p;
+  }
+
+  bool run(const SelfCheckCase& c, int config, float* out) {
+    const int64_t rows_a = c.trans_a ? c.k : c.m, cols_a = c.trans_a ? c.m : c.k;
+    const int64_t rows_b = c.trans_b ? c.n : c.k, cols_b = c.trans_b ? c.k : c.n;
+    const int64_t lda = round_up8(rows_a), ldb = round_up8(rows_b), ldc = round_up8(c.m);
+    void* a = device_copy(operand(c.ab, rows_a, cols_a, lda, 1));
+    void* b = device_copy(operand(c.ab, rows_b, cols_b, ldb, 2));
+    const size_t c_bytes = size_t(ldc * c.n) * dtype_size(c.out);
+    void* d = nullptr;
+    if (a == nullptr || b == nullptr || cudaMalloc(&d, c_bytes) != cudaSuccess) return false;
+    allocations_.push_back(d);
+    const GemmProblem p = problem(c, a, b, d, stream_);
     bool ok;
-    if (reference) {
+    if (config < 0) {
       const cudaDataType ab = p.ab_type == DType::F16 ? CUDA_R_16F : CUDA_R_16BF;
       const cudaDataType ct = p.c_type == DType::F32 ? CUDA_R_32F : ab;
       const RealCallScope inside;  // cuBLAS's own cuBLASLt calls pass through
@@ -134,8 +149,7 @@ class GpuBackend {
                                   int(p.ldb), &p.beta.value, p.c, ct, int(p.ldc),
                                   CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT) == CUBLAS_STATUS_SUCCESS;
     } else {
-      const int config = family_.choose_config(p, caps_, true).config;
-      ok = config >= 0 && family_.launch(p, caps_, config, flag_).status == LaunchStatus::kEnqueued;
+      ok = family_.launch(p, caps_, config, flag_).status == LaunchStatus::kEnqueued;
     }
     std::vector<uint8_t> host(c_bytes);
     ok = ok && cudaStreamSynchronize(stream_) == cudaSuccess &&
@@ -164,18 +178,28 @@ bool gpu_self_check(const KernelFamily& family, const DeviceCaps& caps, ErrorFla
     GpuBackend gpu(family, caps, flag, host_flag);
     *failure = "cannot set up a stream and a cuBLAS handle";
     if (!gpu.init() ||
-        !run_self_check({&gpu, GpuBackend::run_kernel, GpuBackend::run_reference}, failure))
+        !run_self_check({&gpu, family.config_count, family.config_name, GpuBackend::takes,
+                         GpuBackend::run_kernel, GpuBackend::run_reference},
+                        failure))
       return false;
   }
-  GpuBackend gpu(family, caps, flag, host_flag);
-  gpu.use_index_pattern();
   const SelfCheckCase c = index_pattern_case();
-  std::vector<float> out(size_t(c.m) * c.n);
-  if (!gpu.init() || !GpuBackend::run_kernel(&gpu, c, out.data())) {
-    *failure = "index pattern: the kernel failed or reported a protocol failure";
-    return false;
+  for (int config = 0; config < family.config_count; ++config) {
+    GpuBackend gpu(family, caps, flag, host_flag);
+    if (!GpuBackend::takes(&gpu, c, config)) continue;  // (a decode configuration)
+    gpu.use_index_pattern();
+    std::vector<float> out(size_t(c.m) * c.n);
+    const std::string on = std::string(family.config_name(config)) + ", ";
+    if (!gpu.init() || !GpuBackend::run_kernel(&gpu, c, config, out.data())) {
+      *failure = on + "index pattern: the kernel failed or reported a protocol failure";
+      return false;
+    }
+    if (!check_index_pattern(out.data(), failure)) {
+      *failure = on + *failure;
+      return false;
+    }
   }
-  return check_index_pattern(out.data(), failure);
+  return true;
 }
 
 }  // namespace bwgemm

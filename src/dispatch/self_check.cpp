@@ -19,6 +19,10 @@ const SelfCheckCase kCases[] = {
     {DType::BF16, DType::BF16, true, false, 300, 257, 64},
     {DType::BF16, DType::F32, false, true, 129, 520, 136},
     {DType::BF16, DType::F32, true, true, 520, 264, 8},
+    // Decode: 7 and 16 tokens through a weight of 300 and 136 rows, K of
+    // 5 and 4 blocks (split unevenly and evenly over a pair).
+    {DType::F16, DType::F16, true, false, 300, 7, 264},
+    {DType::BF16, DType::F32, true, false, 136, 16, 200},
 };
 
 double tolerance(DType out) { return out == DType::F32 ? 1e-4 : out == DType::F16 ? 4e-3 : 2e-2; }
@@ -29,32 +33,45 @@ int self_check_case_count() { return int(sizeof kCases / sizeof kCases[0]); }
 SelfCheckCase self_check_case(int i) { return kCases[i]; }
 
 bool run_self_check(const SelfCheckBackend& backend, std::string* failure) {
+  std::vector<int> ran(size_t(backend.configs), 0);
   for (int i = 0; i < self_check_case_count(); ++i) {
     const SelfCheckCase& c = kCases[i];
     std::vector<float> ours(size_t(c.m) * c.n), reference(size_t(c.m) * c.n);
     char what[128];
     std::snprintf(what, sizeof what, "case %d (%dx%dx%d, op %c%c)", i, c.m, c.n, c.k,
                   c.trans_a ? 'T' : 'N', c.trans_b ? 'T' : 'N');
-    if (!backend.run_kernel(backend.context, c, ours.data())) {
-      *failure = std::string(what) + ": the kernel failed or reported a protocol failure";
-      return false;
-    }
     if (!backend.run_reference(backend.context, c, reference.data())) {
       *failure = std::string(what) + ": the cuBLAS reference could not run";
       return false;
     }
     // Relative to the largest reference magnitude, so that small entries
     // do not demand more precision than the output type has.
-    double scale = 1e-30, worst = 0;
+    double scale = 1e-30;
     for (float r : reference) scale = std::fmax(scale, std::fabs(r));
-    for (size_t e = 0; e < ours.size(); ++e) {
-      const double err = std::fabs(double(ours[e]) - double(reference[e]));
-      worst = err > worst || std::isnan(err) ? err : worst;
+    for (int config = 0; config < backend.configs; ++config) {
+      if (!backend.takes(backend.context, c, config)) continue;
+      ++ran[size_t(config)];
+      const std::string where = std::string(what) + " on " + backend.config_name(config);
+      if (!backend.run_kernel(backend.context, c, config, ours.data())) {
+        *failure = where + ": the kernel failed or reported a protocol failure";
+        return false;
+      }
+      double worst = 0;
+      for (size_t e = 0; e < ours.size(); ++e) {
+        const double err = std::fabs(double(ours[e]) - double(reference[e]));
+        worst = err > worst || std::isnan(err) ? err : worst;
+      }
+      if (!(worst / scale <= tolerance(c.out))) {
+        char detail[96];
+        std::snprintf(detail, sizeof detail, ": max error %.3g relative to %.3g", worst, scale);
+        *failure = where + detail;
+        return false;
+      }
     }
-    if (!(worst / scale <= tolerance(c.out))) {
-      char detail[96];
-      std::snprintf(detail, sizeof detail, ": max error %.3g relative to %.3g", worst, scale);
-      *failure = std::string(what) + detail;
+  }
+  for (int config = 0; config < backend.configs; ++config) {
+    if (ran[size_t(config)] == 0) {
+      *failure = std::string(backend.config_name(config)) + " takes none of the cases: unchecked";
       return false;
     }
   }

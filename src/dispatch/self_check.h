@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The sm100 family's run-time guard. No Blackwell GPU has run this code
-// before it meets a user's, so on first use per device it is compared with
-// cuBLAS on small problems of every op combination and type; any mismatch,
-// launch failure or reported protocol failure switches the family off for
-// the process.
+// before it meets a user's, so on first use per device each configuration is
+// compared with cuBLAS on small problems of every op combination and type;
+// any mismatch, launch failure or reported protocol failure switches the
+// family off for the process.
 #pragma once
 
 #include <cstdint>
@@ -20,22 +20,32 @@ struct SelfCheckCase {
 };
 
 // The checked problems: partial tiles on every edge, each op combination,
-// fp16 and bf16, same-type and fp32 outputs.
+// fp16 and bf16, same-type and fp32 outputs, and two with a few tokens
+// (decode GEMMs: one tile of columns, K split unevenly).
 int self_check_case_count();
 SelfCheckCase self_check_case(int i);
 
-// How a case is run: the family's kernel and the reference, each writing the
-// m x n column-major result as floats. The GPU backend uses the CUDA runtime
-// and the real cuBLAS; tests plug in others (for example the emulator).
+// How a case is run: the family's kernel in one of its configurations and
+// the reference, each writing the m x n column-major result as floats. The
+// GPU backend uses the CUDA runtime and the real cuBLAS; tests plug in others
+// (for example the emulator).
 struct SelfCheckBackend {
   void* context;
+  // The family's configurations 0 .. configs - 1, each checked (a policy
+  // file or BWGEMM_SM100_CONFIG may pick any of them).
+  int configs;
+  const char* (*config_name)(int config);
+  // Whether the configuration takes the case (KernelFamily::config_takes):
+  // each runs the cases it takes, and must take one.
+  bool (*takes)(void* context, const SelfCheckCase& c, int config);
   // False when the kernel could not run or reported a protocol failure.
-  bool (*run_kernel)(void* context, const SelfCheckCase& c, float* out);
+  bool (*run_kernel)(void* context, const SelfCheckCase& c, int config, float* out);
   bool (*run_reference)(void* context, const SelfCheckCase& c, float* out);
 };
 
-// True when every case's kernel result matches the reference within the
-// tolerance of its output type; otherwise false with the first failure.
+// True when every configuration took a case and every case's kernel result
+// matches the reference within the tolerance of its output type in every
+// configuration that takes it; otherwise false with the first failure.
 bool run_self_check(const SelfCheckBackend& backend, std::string* failure);
 
 // The index-pattern case: fp16 in, fp32 out, k = 64, whose result encodes

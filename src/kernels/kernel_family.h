@@ -59,6 +59,10 @@ struct KernelFamily {
   // Whether the configuration reads B as it is where TMA cannot address it
   // (row classes, gemm_params.h): dispatch then does not pack it. NULL: never.
   bool (*reads_unaligned_b)(const GemmProblem& p, int config);
+  // Whether the configuration computes `p` (which supports() took) on the
+  // device: compiled for its layout, its rows within the configuration's,
+  // its shared memory there; the decode configuration, its class of calls.
+  bool (*config_takes)(const GemmProblem& p, const DeviceCaps& caps, int config);
 };
 
 }  // namespace bwgemm

@@ -62,9 +62,9 @@ bool sm90_loads(const HostGemm& g, uint32_t sm_count, int config) {
          plan_loads(to_kernel_view(p), sm90::tile_shape(chosen, p.c_type)).supported;
 }
 
-EmuOutcome run_sm100(const HostGemm& g, const emu::Options& options) {
+EmuOutcome run_sm100(const HostGemm& g, const emu::Options& options, int config) {
   return run_family(sm100::kFamily, g, DeviceCaps{0, 10, 0, int(options.sm_count), 232448}, options,
-                    -1);
+                    config);
 }
 
 }  // namespace emu_test

@@ -6,9 +6,9 @@
 // must survive; most problems have more tiles than clusters, so persistent
 // CTAs loop. Part of the matrix also runs with seeded random interleavings.
 //
-// With --config NAME (sm90), every case that configuration is compiled for
-// runs on it (the others are skipped and counted); without, the
-// configuration a forced call chooses.
+// With --config NAME, every case that configuration is compiled for runs on
+// it (the others are skipped and counted); without, the configuration a
+// forced call chooses.
 //
 // Usage: test_emu_gemm sm90|sm100 [--config NAME] [--filter SUBSTRING] [--verbose]
 #include <algorithm>
@@ -23,6 +23,8 @@
 #include "kernels/common/kernel_view.h"
 #include "kernels/decode/check.h"
 #include "kernels/decode/config.h"
+#include "kernels/sm100/config.h"
+#include "kernels/sm100/variants.h"
 #include "kernels/sm90/variants.h"
 
 using namespace bwgemm;
@@ -363,13 +365,14 @@ int main(int argc, char** argv) {
                  argv[0]);
     return 2;
   }
+  const char* family = argv[1];
   for (int i = 2; i < argc; ++i) {
     if (std::strcmp(argv[i], "--filter") == 0 && i + 1 < argc) {
       filter = argv[++i];
-    } else if (!sm100 && std::strcmp(argv[i], "--config") == 0 && i + 1 < argc) {
-      config = sm90::config_by_name(argv[++i]);
+    } else if (std::strcmp(argv[i], "--config") == 0 && i + 1 < argc) {
+      config = sm100 ? sm100::config_by_name(argv[++i]) : sm90::config_by_name(argv[++i]);
       if (config < 0) {
-        std::fprintf(stderr, "no sm90 configuration %s\n", argv[i]);
+        std::fprintf(stderr, "no %s configuration %s\n", family, argv[i]);
         return 2;
       }
     } else if (std::strcmp(argv[i], "--verbose") == 0) {
@@ -381,6 +384,10 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  const bool decode_config = !sm100 && config == sm90::kDecodeConfig;
+  const auto tile = [&](DType out) {
+    return sm100 ? sm100::tile_shape(config, out) : sm90::tile_shape(config, out);
+  };
   int failures = 0, count = 0, skipped = 0;
   const auto start = std::chrono::steady_clock::now();
   uint64_t case_seed = 0;
@@ -390,17 +397,17 @@ int main(int argc, char** argv) {
                              (r.seed ? " seed=" + std::to_string(r.seed) : "");
     if (filter != nullptr && name.find(filter) == std::string::npos) continue;
     const HostGemm g(r.c, case_seed);
-    const bool decode_config = config == sm90::kDecodeConfig;
     const DeviceCaps sm90_caps{0, 9, 0, int(r.sm_count), 232448};
     if (config >= 0) {
       const float unused = 0.0f;
       const GemmProblem p = g.problem(g.a.data(), g.b.data(),
                                       const_cast<uint8_t*>(g.c_initial.data()), &unused, &unused);
       const KernelView v = to_kernel_view(p);
-      const bool takes = decode_config
+      const VariantKey key = variant_key(v);
+      const bool takes = sm100 ? sm100::layout_compiled(config, key.row_mn, key.col_mn)
+                         : decode_config
                              ? decode::check(p, sm90_caps) == BWGEMM_REASON_KERNEL_SELECTED
-                             : sm90::config_compiled(config, variant_key(v)) &&
-                                   sm90::tile_shape(config, r.c.c).takes_rows(v.rows);
+                             : sm90::config_compiled(config, key) && tile(r.c.c).takes_rows(v.rows);
       if (!takes) {
         ++skipped;
         continue;
@@ -409,19 +416,18 @@ int main(int argc, char** argv) {
     ++count;
     emu::Options o;
     // A virtual device holds at least one cluster of the configuration.
-    o.sm_count =
-        config >= 0 && !decode_config
-            ? std::max<uint32_t>(r.sm_count, uint32_t(sm90::tile_shape(config, r.c.c).cluster_size))
-            : r.sm_count;
+    o.sm_count = config >= 0 && !decode_config
+                     ? std::max<uint32_t>(r.sm_count, uint32_t(tile(r.c.c).cluster_size))
+                     : r.sm_count;
     o.seed = r.seed;
     const auto t0 = std::chrono::steady_clock::now();
-    const EmuOutcome out = sm100 ? run_sm100(g, o) : run_sm90(g, o, config);
+    const EmuOutcome out = sm100 ? run_sm100(g, o, config) : run_sm90(g, o, config);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     // A configuration with row windows loads what its plan says, not what
     // the default one does.
-    const bool by_plan = r.sm90_by_plan || (config >= 0 && !decode_config &&
-                                            sm90::tile_shape(config, r.c.c).row_windows);
+    const bool by_plan =
+        r.sm90_by_plan || (config >= 0 && !sm100 && !decode_config && tile(r.c.c).row_windows);
     const bool refused = !sm100 && by_plan ? !sm90_loads(g, o.sm_count, config) : r.refused;
     std::string bad = refused        ? (out.launched ? "launched a layout it cannot load" : "")
                       : out.launched ? g.check(out.c.data())
@@ -444,7 +450,7 @@ int main(int argc, char** argv) {
     std::printf(
         " on %s (%d cases it does not take skipped: layouts it is not compiled for, rows past its "
         "limit)",
-        sm90::config_name(config), skipped);
+        sm100 ? sm100::config_name(config) : sm90::config_name(config), skipped);
   std::printf("\n");
   return failures == 0 && count > 0 ? 0 : 1;
 }

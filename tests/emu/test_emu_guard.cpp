@@ -10,8 +10,9 @@
 //     nothing out.
 //  2. The self-check (run_self_check, the code the guard runs on a GPU's
 //     first use) over an emulator backend that mirrors the GPU backend of
-//     dispatch/gpu_self_check.cpp: it passes for the correct kernel and fails for each injected
-//     fault, and a wrong value in the kernel's result fails its comparison.
+//     dispatch/gpu_self_check.cpp: it passes for the correct kernel in every
+//     configuration and fails for each injected fault, and a wrong value in
+//     the kernel's result fails its comparison.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -26,6 +27,8 @@
 #include "dispatch/self_check.h"
 #include "emu_runner.h"
 #include "kernels/kernel_family.h"
+#include "kernels/sm100/config.h"
+#include "kernels/sm100/variants.h"
 
 using namespace bwgemm;
 using namespace bwgemm::emu_test;
@@ -158,14 +161,22 @@ class EmuBackend {
  public:
   explicit EmuBackend(const emu::Options& options) : options_(options) {}
 
-  SelfCheckBackend backend() { return {this, run_kernel, run_reference}; }
+  SelfCheckBackend backend() {
+    return {this, sm100::kConfigCount, sm100::config_name, takes, run_kernel, run_reference};
+  }
   // The index-pattern case's operands instead of the small integers.
   void use_index_pattern() { index_pattern_ = true; }
   // What the last kernel run ended with, for the log.
   const std::string& outcome() const { return outcome_; }
 
-  static bool run_kernel(void* self, const SelfCheckCase& c, float* out) {
-    return static_cast<EmuBackend*>(self)->kernel(c, out);
+  static bool takes(void* self, const SelfCheckCase& c, int config) {
+    alignas(16) static uint16_t aligned[8];
+    const EmuBackend& emu = *static_cast<EmuBackend*>(self);
+    return sm100::kFamily.config_takes(problem(c, aligned, aligned, aligned), emu.caps(), config);
+  }
+
+  static bool run_kernel(void* self, const SelfCheckCase& c, int config, float* out) {
+    return static_cast<EmuBackend*>(self)->kernel(c, config, out);
   }
 
   static bool run_reference(void*, const SelfCheckCase& c, float* out) {
@@ -194,14 +205,10 @@ class EmuBackend {
     return v;
   }
 
-  bool kernel(const SelfCheckCase& c, float* out) {
-    const int64_t rows_a = c.trans_a ? c.k : c.m, cols_a = c.trans_a ? c.m : c.k;
-    const int64_t rows_b = c.trans_b ? c.n : c.k, cols_b = c.trans_b ? c.k : c.n;
-    const int64_t lda = round_up8(rows_a), ldb = round_up8(rows_b), ldc = round_up8(c.m);
-    const std::vector<uint16_t> a = operand(c.ab, rows_a, cols_a, lda, 1);
-    const std::vector<uint16_t> b = operand(c.ab, rows_b, cols_b, ldb, 2);
-    // NaN in every output type: an element the kernel does not write fails.
-    std::vector<uint8_t> d(size_t(ldc * c.n) * dtype_size(c.out), 0xff);
+  DeviceCaps caps() const { return {0, 10, 0, int(options_.sm_count), 232448}; }
+
+  // As the GPU backend describes a case: leading dimensions rounded up to 8.
+  static GemmProblem problem(const SelfCheckCase& c, const void* a, const void* b, void* d) {
     GemmProblem p{};
     p.ab_type = c.ab;
     p.c_type = c.out;
@@ -210,20 +217,31 @@ class EmuBackend {
     p.m = c.m;
     p.n = c.n;
     p.k = c.k;
-    p.a = a.data();
-    p.b = b.data();
-    p.c = p.d = d.data();
-    p.lda = lda;
-    p.ldb = ldb;
-    p.ldc = p.ldd = ldc;
+    p.a = a;
+    p.b = b;
+    p.c = p.d = d;
+    p.lda = round_up8(c.trans_a ? c.k : c.m);
+    p.ldb = round_up8(c.trans_b ? c.n : c.k);
+    p.ldc = p.ldd = round_up8(c.m);
     p.batch = 1;
     p.alpha = {false, 1.0f, nullptr};
     p.beta = {false, 0.0f, nullptr};
-    const DeviceCaps caps{0, 10, 0, int(options_.sm_count), 232448};
+    return p;
+  }
+
+  bool kernel(const SelfCheckCase& c, int config, float* out) {
+    const int64_t rows_a = c.trans_a ? c.k : c.m, cols_a = c.trans_a ? c.m : c.k;
+    const int64_t rows_b = c.trans_b ? c.n : c.k, cols_b = c.trans_b ? c.k : c.n;
+    const int64_t lda = round_up8(rows_a), ldb = round_up8(rows_b), ldc = round_up8(c.m);
+    const std::vector<uint16_t> a = operand(c.ab, rows_a, cols_a, lda, 1);
+    const std::vector<uint16_t> b = operand(c.ab, rows_b, cols_b, ldb, 2);
+    // NaN in every output type: an element the kernel does not write fails.
+    std::vector<uint8_t> d(size_t(ldc * c.n) * dtype_size(c.out), 0xff);
+    const GemmProblem p = problem(c, a.data(), b.data(), d.data());
     uint32_t error_flag = 0;
     emu::set_device_options(options_);
-    const bool enqueued =
-        sm100::kFamily.launch(p, caps, 0, {&error_flag, 1}).status == LaunchStatus::kEnqueued;
+    const bool enqueued = sm100::kFamily.launch(p, caps(), config, {&error_flag, 1}).status ==
+                          LaunchStatus::kEnqueued;
     const emu::RunResult& run = emu::last_run();
     outcome_ = !run.ok           ? headline(run.report)
                : error_flag != 0 ? "error flag set"
@@ -249,18 +267,21 @@ void self_check() {
   EmuBackend clean(emu::Options{});
   std::string failure;
   if (!run_self_check(clean.backend(), &failure)) fail("it failed: " + failure);
-  std::printf("  %d cases passed (%.1f s)\n", self_check_case_count(), seconds_since(t0));
+  std::printf("  %d cases passed in each of %d configurations (%.1f s)\n", self_check_case_count(),
+              sm100::kConfigCount, seconds_since(t0));
 
-  // The index pattern through the kernel: every element in its place.
-  std::printf("self-check's index pattern, correct kernel\n");
+  // The index pattern through each configuration: every element in its place.
   EmuBackend index(emu::Options{});
   index.use_index_pattern();
   const SelfCheckCase pattern = index_pattern_case();
-  std::vector<float> placed(size_t(pattern.m) * pattern.n);
-  if (!EmuBackend::run_kernel(&index, pattern, placed.data()))
-    fail("the index-pattern run failed: " + index.outcome());
-  else if (!check_index_pattern(placed.data(), &failure))
-    fail(failure);
+  for (int config = 0; config < sm100::kConfigCount; ++config) {
+    std::printf("self-check's index pattern on %s, correct kernel\n", sm100::config_name(config));
+    std::vector<float> placed(size_t(pattern.m) * pattern.n);
+    if (!EmuBackend::run_kernel(&index, pattern, config, placed.data()))
+      fail("the index-pattern run failed: " + index.outcome());
+    else if (!check_index_pattern(placed.data(), &failure))
+      fail(failure);
+  }
 
   emu::Options lane, swizzle, arrivals;
   lane.faults.tmem_ld_lane_offset = 32;
@@ -289,8 +310,11 @@ void self_check() {
   // moved by a tenth of the largest magnitude, above every type's tolerance.
   std::printf("self-check, one wrong element in the kernel's result\n");
   const SelfCheckBackend wrong = {&clean,
-                                  [](void* self, const SelfCheckCase& c, float* out) {
-                                    if (!EmuBackend::run_kernel(self, c, out)) return false;
+                                  1,
+                                  sm100::config_name,
+                                  EmuBackend::takes,
+                                  [](void* self, const SelfCheckCase& c, int config, float* out) {
+                                    if (!EmuBackend::run_kernel(self, c, config, out)) return false;
                                     const size_t elements = size_t(c.m) * size_t(c.n);
                                     float largest = 0;
                                     for (size_t e = 0; e < elements; ++e)

@@ -579,7 +579,7 @@ uint32_t* tmem_slot() { return reinterpret_cast<uint32_t*>(ptx::dynamic_smem() +
 
 // Both CTAs: alloc (warp 0), publish, body(taddr), cluster sync, dealloc.
 void with_tmem(uint32_t columns, const std::function<void(uint32_t)>& body) {
-  if (ptx::warp_index() == 0) ptx::tmem_alloc_2cta(tmem_slot(), columns);
+  if (ptx::warp_index() == 0) ptx::tmem_alloc<2>(tmem_slot(), columns);
   ptx::tcgen05_fence_before_sync();
   ptx::cta_sync();
   ptx::tcgen05_fence_after_sync();
@@ -587,7 +587,7 @@ void with_tmem(uint32_t columns, const std::function<void(uint32_t)>& body) {
   body(taddr);
   ptx::tcgen05_fence_before_sync();
   ptx::cluster_sync();
-  if (ptx::warp_index() == 0) ptx::tmem_dealloc_2cta(taddr, columns);
+  if (ptx::warp_index() == 0) ptx::tmem_dealloc<2>(taddr, columns);
 }
 
 void tcgen05_allocation() {
@@ -598,26 +598,26 @@ void tcgen05_allocation() {
     });
   }));
   CHECK(slots[0] == 0 && slots[1] == 0);
-  expect_report(launch(2, 32, 4096, [] { ptx::tmem_alloc_2cta(tmem_slot(), 64); }),
+  expect_report(launch(2, 32, 4096, [] { ptx::tmem_alloc<2>(tmem_slot(), 64); }),
                 "exited with Tensor Memory still allocated");
-  expect_report(launch(2, 32, 4096, [] { ptx::tmem_alloc_2cta(tmem_slot(), 48); }), "a power of 2");
+  expect_report(launch(2, 32, 4096, [] { ptx::tmem_alloc<2>(tmem_slot(), 48); }), "a power of 2");
   expect_report(launch(2, 32, 4096,
                        [] {
-                         ptx::tmem_alloc_2cta(tmem_slot(), 64);
-                         ptx::tmem_alloc_2cta(tmem_slot(), 128);
+                         ptx::tmem_alloc<2>(tmem_slot(), 64);
+                         ptx::tmem_alloc<2>(tmem_slot(), 128);
                        }),
                 "must not increase");
   expect_report(launch(2, 32, 4096,
                        [] {
-                         ptx::tmem_alloc_2cta(tmem_slot(), 64);
-                         ptx::tmem_relinquish_2cta();
-                         ptx::tmem_alloc_2cta(tmem_slot(), 32);
+                         ptx::tmem_alloc<2>(tmem_slot(), 64);
+                         ptx::tmem_relinquish<2>();
+                         ptx::tmem_alloc<2>(tmem_slot(), 32);
                        }),
                 "after tcgen05.relinquish_alloc_permit");
   // One CTA of the pair never allocates: the other waits for it forever.
   expect_report(launch(2, 32, 4096,
                        [] {
-                         if (ptx::cluster_cta_rank() == 0) ptx::tmem_alloc_2cta(tmem_slot(), 64);
+                         if (ptx::cluster_cta_rank() == 0) ptx::tmem_alloc<2>(tmem_slot(), 64);
                        }),
                 "the peer CTA's warp has not performed it");
 }
@@ -692,8 +692,8 @@ void tcgen05_two_cta_mma(bool fence_after_wait) {
         const uint64_t db =
             encode_tcgen05_desc({ptx::smem_address(b), 16, 1024, SmemSwizzle::B128});
         for (uint32_t kk = 0; kk < 4; ++kk)
-          ptx::umma_f16_2cta(taddr, advance_desc(da, kk * 32), advance_desc(db, kk * 32),
-                             0x10100010u /* f16 in, f32 acc, M=256, N=64 */, kk > 0);
+          ptx::umma_f16<2>(taddr, advance_desc(da, kk * 32), advance_desc(db, kk * 32),
+                           0x10100010u /* f16 in, f32 acc, M=256, N=64 */, kk > 0);
         ptx::umma_commit_2cta(barrier(), 0b11);
       }
       ptx::mbarrier_wait(barrier(), 0);
@@ -727,7 +727,7 @@ void tcgen05_rules() {
                              const uint64_t d =
                                  encode_tcgen05_desc({ptx::smem_address(ptx::dynamic_smem() + 1024),
                                                       16, 1024, SmemSwizzle::B128});
-                             ptx::umma_f16_2cta(taddr, d, d, 0x10100010u, false);
+                             ptx::umma_f16<2>(taddr, d, d, 0x10100010u, false);
                            }
                          });
                        }),
@@ -741,7 +741,7 @@ void tcgen05_rules() {
                              const uint64_t d =
                                  encode_tcgen05_desc({ptx::smem_address(ptx::dynamic_smem() + 1024),
                                                       16, 1024, SmemSwizzle::B128});
-                             ptx::umma_f16_2cta(taddr, d, d, 0x10100010u, false);
+                             ptx::umma_f16<2>(taddr, d, d, 0x10100010u, false);
                            }
                          });
                        }),
@@ -754,7 +754,7 @@ void tcgen05_rules() {
                              const uint64_t d =
                                  encode_wgmma_desc({ptx::smem_address(ptx::dynamic_smem() + 1024),
                                                     16, 1024, SmemSwizzle::B128});
-                             ptx::umma_f16_2cta(taddr, d, d, 0x10100010u, false);
+                             ptx::umma_f16<2>(taddr, d, d, 0x10100010u, false);
                            }
                          });
                        }),

@@ -95,6 +95,53 @@ def sm90_config_rules():
 LOCAL_MEMORY = [r"^LDL\b", r"^STL\b"]
 
 
+def sm100(config=r"\d+"):
+    """The sm100 kernels of Config<AB, Out, kRowMN, kColMN, kConfig>."""
+    return (r"^void bwgemm::sm100::gemm_kernel<bwgemm::sm100::Config<"
+            rf"[\w:]+, [\w:]+, \w+, \w+, {config}> >\(bwgemm::GemmParams\)$")
+
+
+# sm100's configurations (src/kernels/sm100/config.h kShapes): the CTA pair's
+# cta_group::2 MMA, or each CTA's own cta_group::1 MMA, alone or splitting K;
+# and how many kernels (4 type pairs x the operand layouts each is compiled
+# for: all four, or the split-K pair's two with K-major tokens).
+SM100_CONFIGS = {
+    0: dict(pair=True, split_k=False, kernels=16),
+    1: dict(pair=False, split_k=False, kernels=16),
+    2: dict(pair=False, split_k=True, kernels=8),
+}
+SM100_KERNELS = sum(c["kernels"] for c in SM100_CONFIGS.values())
+
+
+def sm100_config_rules():
+    """Per configuration: the pair's 2-CTA MMA, commit multicast to both
+    CTAs' barriers and 2-CTA TMA loads, and no 1-CTA MMA; or the 1-CTA forms
+    and nothing of the pair's; with split-K, the partial tiles pushed into
+    rank 0 (generic 8-byte stores to distributed shared memory, remote
+    arrivals released at cluster scope). Optional, as the family is."""
+    rules = []
+    for config, c in SM100_CONFIGS.items():
+        if c["pair"]:
+            require = [r"^UTCHMMA\.2CTA\b", r"^UTCBAR\.2CTA\.MULTICAST\b",
+                       r"^UTMALDG\S*\.2CTA\b"]
+            forbid = [r"^UTCHMMA\s"]
+        else:
+            require = [r"^UTCHMMA\s", r"^UTCBAR\s", r"^UTMALDG\.3D\s"]
+            forbid = [r"\.2CTA\b"]
+        if c["split_k"]:
+            require += [r"^ST\.E\.64\b", r"^MEMBAR\.ALL\.GPU\b",
+                        r"^SYNCS\.ARRIVE\.TRANS64\.RED\b"]
+        rules.append(Rule(
+            f"sm100 configuration {config}",
+            sm100(config=str(config)),
+            require=require,
+            forbid=forbid + ([] if c["split_k"] else [r"^ST\.E\.64\b"]),
+            count=c["kernels"],
+            optional=True,
+        ))
+    return rules
+
+
 def decode(ab=r"[\w:]+", shape=r"\d+"):
     """The decode kernels of decode::Config<AB, Out, kShape>."""
     return (r"^void bwgemm::decode::decode_kernel<bwgemm::decode::Config<"
@@ -205,22 +252,25 @@ RULES = [
         count=SM90_KERNELS - SM90_COL_MN,
     ),
     # The sm100 (tcgen05) kernels of src/kernels/sm100, for every target they
-    # are built for: 2-CTA MMA, the commit multicast to both CTAs' barriers,
-    # 2-CTA TMA loads, and neither Hopper's wgmma nor the legacy mma. Optional:
-    # skipped for binaries without kernels in namespace bwgemm::sm100.
+    # are built for: tcgen05 MMAs, TMA stores, the warps' 16-byte stores of D's
+    # rows TMA cannot store, and neither Hopper's wgmma nor the legacy mma;
+    # then each configuration's own forms. Optional: skipped for binaries
+    # without kernels in namespace bwgemm::sm100.
     Rule(
         "sm100 kernel",
         r"^(void )?bwgemm::sm100::",  # (templates demangle with "void ")
         require=[
-            r"^UTCHMMA\.2CTA\b",
-            r"^UTCBAR\.2CTA\.MULTICAST\b",
-            r"^UTMALDG\S*\.2CTA\b",
+            r"^UTCHMMA\b",
+            r"^UTCBAR\b",
+            r"^UTMASTG\.3D\b",
             r"^STG\.E\.128\b",
         ],
-        forbid=LOCAL_MEMORY + [r"^UTCHMMA\s", r"^HGMMA\b", r"^HMMA\b"],
+        forbid=LOCAL_MEMORY + [r"^HGMMA\b", r"^HMMA\b"],
+        count=SM100_KERNELS,
         optional=True,
         static_smem=True,
     ),
+    *sm100_config_rules(),
     # The decode kernel (src/kernels/decode): mma.sync fed by 16-byte loads,
     # the weight streamed past L1 in 256-byte L2 fetches, the tokens through
     # the read-only path; programmatic dependent launch; no TMA, no wgmma.

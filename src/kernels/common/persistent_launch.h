@@ -30,7 +30,7 @@ struct KernelVariant {
 };
 
 // sm90's configurations from 0, sm100's from 144 (their kFirstVariantIndex).
-constexpr int kMaxKernelVariants = 160;
+constexpr int kMaxKernelVariants = 192;
 
 // The clusters of a persistent grid: one per tile, up to the co-resident
 // clusters the device holds, and within `sm_count_target` SMs (a handle's

@@ -131,6 +131,7 @@ BWGEMM_DEVICE void mbarrier_wait(Mbarrier* bar, uint32_t parity) {
 // hang the application. Timed by the clock, not by a count of polls: each
 // try_wait may suspend the thread for a hardware-defined time (2^22 polls
 // took 16.5 s on an H200).
+template <AcquireScope kScope = AcquireScope::kCta>
 BWGEMM_DEVICE bool mbarrier_wait_bounded(Mbarrier* bar, uint32_t parity, uint64_t budget_ns) {
 #if defined(BWGEMM_EMU)
   // The emulator has no time: it times the wait out when nothing could
@@ -138,9 +139,9 @@ BWGEMM_DEVICE bool mbarrier_wait_bounded(Mbarrier* bar, uint32_t parity, uint64_
   (void)budget_ns;
   return emu::mbarrier_wait_bounded(bar, parity);
 #else
-  if (mbarrier_try_wait(bar, parity)) return true;
+  if (mbarrier_try_wait<kScope>(bar, parity)) return true;
   const uint64_t start = global_timer_ns();
-  while (!mbarrier_try_wait(bar, parity))
+  while (!mbarrier_try_wait<kScope>(bar, parity))
     if (global_timer_ns() - start > budget_ns) return false;
   return true;
 #endif

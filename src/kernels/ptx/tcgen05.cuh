@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
-// tcgen05 (PTX ISA 9.7.16): Tensor Memory allocation, the 2-CTA MMA, commit,
-// TMEM loads and fences, and the cta_group::2 TMA load, for the sm100 family.
-// Every tcgen05 instruction of a kernel uses .cta_group::2 (ptxas rejects a
-// mix). Compiled only into sm_100-family code: nothing here is emitted
-// unless an sm100 kernel calls it.
+// tcgen05 (PTX ISA 9.7.16): Tensor Memory allocation, the MMA, commit, TMEM
+// loads and fences, and the cta_group::2 TMA load, for the sm100 family. The
+// instructions that take a .cta_group are templates on it: 1, a CTA's own
+// M = 128 MMA into its own TMEM; 2, the CTA pair's M = 256 MMA. A kernel uses
+// one of the two throughout (ptxas rejects a mix in one function).
+// Compiled only into sm_100-family code: nothing here is emitted unless an
+// sm100 kernel calls it.
 #pragma once
 
 #include "kernels/ptx/barrier.cuh"
+#include "kernels/ptx/index.cuh"
 #include "kernels/ptx/tma.cuh"
 
 // tcgen05 exists on the sm_100 family-specific targets (sm_100a/f, sm_103a/f,
@@ -22,69 +25,107 @@
 
 namespace bwgemm::ptx {
 
-// 9.7.16.7.1: one warp in each CTA of the pair allocates `columns` (a power
-// of two, 32..512) of TMEM; the address lands in `slot` (shared memory, the
-// same offset in both CTAs). Blocks until the columns are free.
-BWGEMM_DEVICE void tmem_alloc_2cta(uint32_t* slot, uint32_t columns) {
+template <int kCtaGroup>
+constexpr void check_cta_group() {
+  static_assert(kCtaGroup == 1 || kCtaGroup == 2, ".cta_group::1 or ::2");
+}
+
+// 9.7.16.7.1: one warp of the CTA (kCtaGroup 1), or one in each CTA of the
+// pair (2), allocates `columns` (a power of two, 32..512) of TMEM; the
+// address lands in `slot` (shared memory; with the pair, the same offset in
+// both CTAs). Blocks until the columns are free.
+template <int kCtaGroup>
+BWGEMM_DEVICE void tmem_alloc(uint32_t* slot, uint32_t columns) {
+  check_cta_group<kCtaGroup>();
 #if defined(BWGEMM_EMU)
-  emu::tmem_alloc(slot, columns, 2);
+  emu::tmem_alloc(slot, columns, kCtaGroup);
 #elif BWGEMM_TCGEN05
-  asm volatile(
-      "tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [%0], %1;" ::"r"(smem_address(slot)),
-      "r"(columns)
-      : "memory");
+  if constexpr (kCtaGroup == 1)
+    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], %1;" ::"r"(
+                     smem_address(slot)),
+                 "r"(columns)
+                 : "memory");
+  else
+    asm volatile("tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [%0], %1;" ::"r"(
+                     smem_address(slot)),
+                 "r"(columns)
+                 : "memory");
 #else
   __trap();
 #endif
 }
 
-BWGEMM_DEVICE void tmem_dealloc_2cta(uint32_t taddr, uint32_t columns) {
+template <int kCtaGroup>
+BWGEMM_DEVICE void tmem_dealloc(uint32_t taddr, uint32_t columns) {
+  check_cta_group<kCtaGroup>();
 #if defined(BWGEMM_EMU)
-  emu::tmem_dealloc(taddr, columns, 2);
+  emu::tmem_dealloc(taddr, columns, kCtaGroup);
 #elif BWGEMM_TCGEN05
-  asm volatile("tcgen05.dealloc.cta_group::2.sync.aligned.b32 %0, %1;" ::"r"(taddr), "r"(columns)
-               : "memory");
+  if constexpr (kCtaGroup == 1)
+    asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;" ::"r"(taddr), "r"(columns)
+                 : "memory");
+  else
+    asm volatile("tcgen05.dealloc.cta_group::2.sync.aligned.b32 %0, %1;" ::"r"(taddr), "r"(columns)
+                 : "memory");
 #else
   __trap();
 #endif
 }
 
 // After this the CTA allocates no more TMEM, so CTAs queued on the SM may.
-BWGEMM_DEVICE void tmem_relinquish_2cta() {
+template <int kCtaGroup>
+BWGEMM_DEVICE void tmem_relinquish() {
+  check_cta_group<kCtaGroup>();
 #if defined(BWGEMM_EMU)
-  emu::tmem_relinquish(2);
+  emu::tmem_relinquish(kCtaGroup);
 #elif BWGEMM_TCGEN05
-  asm volatile("tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned;" ::: "memory");
+  if constexpr (kCtaGroup == 1)
+    asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;" ::: "memory");
+  else
+    asm volatile("tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned;" ::: "memory");
 #else
   __trap();
 #endif
 }
 
-// 9.7.16.10.9.1: issued by one thread of the even CTA. D (TMEM, the same
-// address in both CTAs) (+)= A * B with M = 256 across the pair; a_desc and
-// b_desc describe this CTA's shared memory, the peer's is read at the same
-// offsets. idesc: the .kind::f16 instruction descriptor.
-BWGEMM_DEVICE void umma_f16_2cta(uint32_t d_tmem, uint64_t a_desc, uint64_t b_desc, uint32_t idesc,
-                                 bool accumulate) {
+// 9.7.16.10.9.1: issued by one thread (with the pair, of the even CTA).
+// D (TMEM) (+)= A * B with M = 128 in this CTA (kCtaGroup 1) or M = 256
+// across the pair (2, D at the same address in both CTAs); a_desc and b_desc
+// describe this CTA's shared memory, the peer's is read at the same offsets.
+// idesc: the .kind::f16 instruction descriptor.
+template <int kCtaGroup>
+BWGEMM_DEVICE void umma_f16(uint32_t d_tmem, uint64_t a_desc, uint64_t b_desc, uint32_t idesc,
+                            bool accumulate) {
+  check_cta_group<kCtaGroup>();
 #if defined(BWGEMM_EMU)
-  emu::umma_f16(d_tmem, a_desc, b_desc, idesc, accumulate, 2);
+  emu::umma_f16(d_tmem, a_desc, b_desc, idesc, accumulate, kCtaGroup);
 #elif BWGEMM_TCGEN05
-  asm volatile(
-      "{\n"
-      ".reg .pred p;\n"
-      "setp.ne.b32 p, %4, 0;\n"
-      "tcgen05.mma.cta_group::2.kind::f16 [%0], %1, %2, %3, p;\n"
-      "}" ::"r"(d_tmem),
-      "l"(a_desc), "l"(b_desc), "r"(idesc), "r"(uint32_t(accumulate))
-      : "memory");
+  if constexpr (kCtaGroup == 1)
+    asm volatile(
+        "{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n"
+        "}" ::"r"(d_tmem),
+        "l"(a_desc), "l"(b_desc), "r"(idesc), "r"(uint32_t(accumulate))
+        : "memory");
+  else
+    asm volatile(
+        "{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.cta_group::2.kind::f16 [%0], %1, %2, %3, p;\n"
+        "}" ::"r"(d_tmem),
+        "l"(a_desc), "l"(b_desc), "r"(idesc), "r"(uint32_t(accumulate))
+        : "memory");
 #else
   __trap();
 #endif
 }
 
 // 9.7.16.12.1: once every prior MMA of this thread completed, one arrive on
-// the barrier at bar's offset in each CTA of cta_mask. Implies
-// tcgen05.fence::before_thread_sync.
+// the barrier at bar's offset in each CTA of cta_mask (the pair's MMA
+// completes in both CTAs). Implies tcgen05.fence::before_thread_sync.
 BWGEMM_DEVICE void umma_commit_2cta(Mbarrier* bar, uint16_t cta_mask) {
 #if defined(BWGEMM_EMU)
   emu::umma_commit(bar, cta_mask, 2);
@@ -94,6 +135,20 @@ BWGEMM_DEVICE void umma_commit_2cta(Mbarrier* bar, uint16_t cta_mask) {
       " [%0], %1;" ::"r"(smem_address(bar)),
       "h"(cta_mask)
       : "memory");
+#else
+  __trap();
+#endif
+}
+
+// The same for a CTA's own MMAs (.cta_group::1): one arrive on its own
+// barrier.
+BWGEMM_DEVICE void umma_commit_1cta(Mbarrier* bar) {
+#if defined(BWGEMM_EMU)
+  emu::umma_commit(bar, uint16_t(1u << cluster_cta_rank()), 1);
+#elif BWGEMM_TCGEN05
+  asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" ::"r"(
+                   smem_address(bar))
+               : "memory");
 #else
   __trap();
 #endif

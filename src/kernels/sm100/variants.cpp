@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "kernels/sm100/variants.h"
 
+#include <cstring>
+
 #include "kernels/sm100/config.h"
 
 namespace bwgemm::sm100 {
@@ -11,20 +13,30 @@ const KernelVariant* select_variant(int config, const VariantKey& key) {
   return bwgemm::select_variant(table, config, key);
 }
 
-const char* config_name(int) { return "sm100_256x256x64_6stage_2cta_tmem2"; }
+const char* config_name(int config) {
+  return config >= 0 && config < kConfigCount ? kShapes[config].name : "";
+}
 
-TileShape tile_shape(int, DType out_type) {
-  // Epilogue chunks are 128 rows x 128 bytes of a row.
+int config_by_name(const char* name) {
+  for (int c = 0; c < kConfigCount; ++c)
+    if (std::strcmp(kShapes[c].name, name) == 0) return c;
+  return -1;
+}
+
+TileShape tile_shape(int config, DType out_type) {
+  // An epilogue chunk is 128 rows x 128 bytes of a row, so its width depends
+  // on the output type.
+  const Shape& s = kShapes[config];
   using Any = Config<__half, __half, false, false>;
-  return {Any::kClusterSize,
+  return {s.cluster_size,
           Any::kBlockRows,
-          Any::kBlockCols,
+          s.block_cols,
           Any::kBlockK,
           Any::kMNBox,
           128 / int(dtype_size(out_type)),
           Any::kBlockRows,
           8,
-          false,
+          s.mode == ClusterMode::kSplitK,
           false,
           false};
 }

@@ -22,9 +22,11 @@ BWGEMM_FOR_EACH_TYPE_PAIR(BWGEMM_DECLARE_VARIANTS_)
 
 const KernelVariant* select_variant(int config, const VariantKey& key);
 
-// The family's configurations, by the index KernelFamily::choose_config
-// returns: a name and the tile shape of each (for an output type).
+// The family's configurations (config.h's kShapes), by the index
+// KernelFamily::choose_config returns: a name and the tile shape of each (for
+// an output type), and the index of a name (-1: none).
 const char* config_name(int config);
+int config_by_name(const char* name);
 TileShape tile_shape(int config, DType out_type);
 
 }  // namespace bwgemm::sm100

@@ -80,9 +80,16 @@ LaunchResult launch(const GemmProblem& p, const DeviceCaps& caps, int config,
 
 }  // namespace
 
-extern const KernelFamily kFamily = {
-    BWGEMM_PATH_SM90, "sm90",           false,       runs_on,
-    supports,         choose_config,    config_name, kFamilyConfigCount,
-    launch,           reads_unaligned_b};
+extern const KernelFamily kFamily = {BWGEMM_PATH_SM90,
+                                     "sm90",
+                                     false,
+                                     runs_on,
+                                     supports,
+                                     choose_config,
+                                     config_name,
+                                     kFamilyConfigCount,
+                                     launch,
+                                     reads_unaligned_b,
+                                     config_takes};
 
 }  // namespace bwgemm::sm90

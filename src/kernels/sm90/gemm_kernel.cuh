@@ -25,6 +25,7 @@
 #include "kernels/common/epilogue_ops.cuh"
 #include "kernels/common/epilogue_store.cuh"
 #include "kernels/common/gemm_params.h"
+#include "kernels/common/k_range.cuh"
 #include "kernels/common/kernel_start.cuh"
 #include "kernels/common/operand_load.cuh"
 #include "kernels/common/pipeline_state.h"
@@ -83,24 +84,6 @@ struct SharedStorage : StageStorage<Cfg> {
     return window_full(Cfg::kRowWindows) + i;
   }
 };
-
-// The k blocks rank `rank` runs for every tile: all of them, or with split-K
-// its contiguous share (ranks past the end get none, and add zeros).
-struct KRange {
-  int32_t begin, count;
-};
-
-template <class Cfg>
-BWGEMM_DEVICE KRange k_range(int32_t k_blocks, uint32_t rank) {
-  if constexpr (!Cfg::kSplitK) {
-    return {0, k_blocks};
-  } else {
-    const int32_t share = (k_blocks + Cfg::kClusterSize - 1) / Cfg::kClusterSize;
-    const int32_t start = int32_t(rank) * share;
-    const int32_t begin = start < k_blocks ? start : k_blocks;
-    return {begin, share < k_blocks - begin ? share : k_blocks - begin};
-  }
-}
 
 // The TMA warp: one elected thread (`leader`) fills the ring for every tile
 // of this cluster, in the same order the consumers drain it, and calls

@@ -23,18 +23,6 @@ constexpr std::array<uint32_t, kConfigCount> smem_bytes(std::integer_sequence<in
 constexpr std::array<uint32_t, kConfigCount> kSmemBytes =
     smem_bytes(std::make_integer_sequence<int, kConfigCount>{});
 
-// A configuration with row windows reads nothing else (launch_params.h): a
-// problem it cannot take runs the choice it would have had without it.
-bool runnable(int config, const GemmProblem& p, const DeviceCaps& caps) {
-  if (config == kDecodeConfig) return decode::check(p, caps) == BWGEMM_REASON_KERNEL_SELECTED;
-  if (config < 0 || config >= kConfigCount) return false;
-  const KernelView v = to_kernel_view(p);
-  const TileShape shape = tile_shape(config, p.c_type);
-  return config_compiled(config, variant_key(v)) && shape.takes_rows(v.rows) &&
-         (!shape.row_windows || row_class_use(v, shape) == RowClassUse::kRowWindows) &&
-         caps.smem_per_block_optin >= int(kSmemBytes[size_t(config)]);
-}
-
 // BWGEMM_SM90_CONFIG's configuration, or -1 (unset; an unknown name is
 // warned about once).
 int named_config() {
@@ -50,6 +38,18 @@ int named_config() {
 
 }  // namespace
 
+// A configuration with row windows reads nothing else (launch_params.h): a
+// problem it cannot take runs the choice it would have had without it.
+bool config_takes(const GemmProblem& p, const DeviceCaps& caps, int config) {
+  if (config == kDecodeConfig) return decode::check(p, caps) == BWGEMM_REASON_KERNEL_SELECTED;
+  if (config < 0 || config >= kConfigCount) return false;
+  const KernelView v = to_kernel_view(p);
+  const TileShape shape = tile_shape(config, p.c_type);
+  return config_compiled(config, variant_key(v)) && shape.takes_rows(v.rows) &&
+         (!shape.row_windows || row_class_use(v, shape) == RowClassUse::kRowWindows) &&
+         caps.smem_per_block_optin >= int(kSmemBytes[size_t(config)]);
+}
+
 bool runs_on(const DeviceCaps& caps) { return caps.cc_major == 9 && caps.cc_minor == 0; }
 
 bwgemmReason_t supports(const GemmProblem&, const DeviceCaps& caps) {
@@ -60,11 +60,11 @@ bwgemmReason_t supports(const GemmProblem&, const DeviceCaps& caps) {
 
 ConfigChoice choose(const GemmProblem& p, const DeviceCaps& caps, bool forced, int named) {
   ConfigChoice s = select_config(p, caps);
-  if (!runnable(s.config, p, caps)) {
+  if (!config_takes(p, caps, s.config)) {
     if (!forced) return {-1, s.config < 0 ? s.rule : "the table's configuration is not compiled"};
     s = {0, "forced kernel: the large-tile configuration"};
   }
-  if (named >= 0 && runnable(named, p, caps)) s = {named, "named by BWGEMM_SM90_CONFIG"};
+  if (named >= 0 && config_takes(p, caps, named)) s = {named, "named by BWGEMM_SM90_CONFIG"};
   return s;
 }
 

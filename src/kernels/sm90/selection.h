@@ -15,6 +15,12 @@ bool runs_on(const DeviceCaps& caps);
 
 bwgemmReason_t supports(const GemmProblem& p, const DeviceCaps& caps);
 
+// KernelFamily::config_takes: the configuration is compiled for p's layout,
+// takes its rows (and, with row windows, reads its row operand through them)
+// and fits the device's shared memory; the decode configuration, where
+// decode::check takes p.
+bool config_takes(const GemmProblem& p, const DeviceCaps& caps, int config);
+
 // The policy table's configuration (policy.h) where it prefers the kernel
 // and the configuration is compiled for the layout; when `forced`, that or
 // else configuration 0; -1 otherwise. `named` (a configuration index, or -1)

@@ -108,8 +108,11 @@ bwgemm::LaunchResult no_launch(const bwgemm::GemmProblem&, const bwgemm::DeviceC
   return {bwgemm::LaunchStatus::kForward, BWGEMM_REASON_LAUNCH_FAILED};
 }
 
-const bwgemm::KernelFamily kGuarded = {BWGEMM_PATH_SM100, "sm100", true, never_runs, takes_nothing,
-                                       no_config,         no_name, 1,    no_launch,  nullptr};
+bool no_config_takes(const bwgemm::GemmProblem&, const bwgemm::DeviceCaps&, int) { return false; }
+
+const bwgemm::KernelFamily kGuarded = {BWGEMM_PATH_SM100, "sm100",   true,           never_runs,
+                                       takes_nothing,     no_config, no_name,        1,
+                                       no_launch,         nullptr,   no_config_takes};
 
 bwgemm::DeviceCaps device(int index) { return {index, 10, 0, 148, 232448}; }
 
