@@ -30,6 +30,30 @@ constexpr void check_cta_group() {
   static_assert(kCtaGroup == 1 || kCtaGroup == 2, ".cta_group::1 or ::2");
 }
 
+// The instructions below in either group: `group` is 1 or 2, spelt into the
+// mnemonic (inline asm takes string literals only).
+#define BWGEMM_TMEM_ALLOC_ASM_(group)                                               \
+  asm volatile("tcgen05.alloc.cta_group::" #group                                   \
+               ".sync.aligned.shared::cta.b32 [%0], %1;" ::"r"(smem_address(slot)), \
+               "r"(columns)                                                         \
+               : "memory")
+#define BWGEMM_TMEM_DEALLOC_ASM_(group)                                                       \
+  asm volatile("tcgen05.dealloc.cta_group::" #group ".sync.aligned.b32 %0, %1;" ::"r"(taddr), \
+               "r"(columns)                                                                   \
+               : "memory")
+#define BWGEMM_TMEM_RELINQUISH_ASM_(group) \
+  asm volatile("tcgen05.relinquish_alloc_permit.cta_group::" #group ".sync.aligned;" ::: "memory")
+#define BWGEMM_UMMA_F16_ASM_(group)                                   \
+  asm volatile(                                                       \
+      "{\n"                                                           \
+      ".reg .pred p;\n"                                               \
+      "setp.ne.b32 p, %4, 0;\n"                                       \
+      "tcgen05.mma.cta_group::" #group                                \
+      ".kind::f16 [%0], %1, %2, %3, p;\n"                             \
+      "}" ::"r"(d_tmem),                                              \
+      "l"(a_desc), "l"(b_desc), "r"(idesc), "r"(uint32_t(accumulate)) \
+      : "memory")
+
 // 9.7.16.7.1: one warp of the CTA (kCtaGroup 1), or one in each CTA of the
 // pair (2), allocates `columns` (a power of two, 32..512) of TMEM; the
 // address lands in `slot` (shared memory; with the pair, the same offset in
@@ -41,15 +65,9 @@ BWGEMM_DEVICE void tmem_alloc(uint32_t* slot, uint32_t columns) {
   emu::tmem_alloc(slot, columns, kCtaGroup);
 #elif BWGEMM_TCGEN05
   if constexpr (kCtaGroup == 1)
-    asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], %1;" ::"r"(
-                     smem_address(slot)),
-                 "r"(columns)
-                 : "memory");
+    BWGEMM_TMEM_ALLOC_ASM_(1);
   else
-    asm volatile("tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [%0], %1;" ::"r"(
-                     smem_address(slot)),
-                 "r"(columns)
-                 : "memory");
+    BWGEMM_TMEM_ALLOC_ASM_(2);
 #else
   __trap();
 #endif
@@ -62,11 +80,9 @@ BWGEMM_DEVICE void tmem_dealloc(uint32_t taddr, uint32_t columns) {
   emu::tmem_dealloc(taddr, columns, kCtaGroup);
 #elif BWGEMM_TCGEN05
   if constexpr (kCtaGroup == 1)
-    asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;" ::"r"(taddr), "r"(columns)
-                 : "memory");
+    BWGEMM_TMEM_DEALLOC_ASM_(1);
   else
-    asm volatile("tcgen05.dealloc.cta_group::2.sync.aligned.b32 %0, %1;" ::"r"(taddr), "r"(columns)
-                 : "memory");
+    BWGEMM_TMEM_DEALLOC_ASM_(2);
 #else
   __trap();
 #endif
@@ -80,9 +96,9 @@ BWGEMM_DEVICE void tmem_relinquish() {
   emu::tmem_relinquish(kCtaGroup);
 #elif BWGEMM_TCGEN05
   if constexpr (kCtaGroup == 1)
-    asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;" ::: "memory");
+    BWGEMM_TMEM_RELINQUISH_ASM_(1);
   else
-    asm volatile("tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned;" ::: "memory");
+    BWGEMM_TMEM_RELINQUISH_ASM_(2);
 #else
   __trap();
 #endif
@@ -101,27 +117,18 @@ BWGEMM_DEVICE void umma_f16(uint32_t d_tmem, uint64_t a_desc, uint64_t b_desc, u
   emu::umma_f16(d_tmem, a_desc, b_desc, idesc, accumulate, kCtaGroup);
 #elif BWGEMM_TCGEN05
   if constexpr (kCtaGroup == 1)
-    asm volatile(
-        "{\n"
-        ".reg .pred p;\n"
-        "setp.ne.b32 p, %4, 0;\n"
-        "tcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n"
-        "}" ::"r"(d_tmem),
-        "l"(a_desc), "l"(b_desc), "r"(idesc), "r"(uint32_t(accumulate))
-        : "memory");
+    BWGEMM_UMMA_F16_ASM_(1);
   else
-    asm volatile(
-        "{\n"
-        ".reg .pred p;\n"
-        "setp.ne.b32 p, %4, 0;\n"
-        "tcgen05.mma.cta_group::2.kind::f16 [%0], %1, %2, %3, p;\n"
-        "}" ::"r"(d_tmem),
-        "l"(a_desc), "l"(b_desc), "r"(idesc), "r"(uint32_t(accumulate))
-        : "memory");
+    BWGEMM_UMMA_F16_ASM_(2);
 #else
   __trap();
 #endif
 }
+
+#undef BWGEMM_TMEM_ALLOC_ASM_
+#undef BWGEMM_TMEM_DEALLOC_ASM_
+#undef BWGEMM_TMEM_RELINQUISH_ASM_
+#undef BWGEMM_UMMA_F16_ASM_
 
 // 9.7.16.12.1: once every prior MMA of this thread completed, one arrive on
 // the barrier at bar's offset in each CTA of cta_mask (the pair's MMA

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "core/env_config.h"
-#include "core/log.h"
+#include "kernels/common/config_table.h"
 #include "kernels/common/kernel_view.h"
 #include "kernels/common/launch_params.h"
 #include "kernels/sm100/config.h"
@@ -14,24 +14,13 @@
 namespace bwgemm::sm100 {
 namespace {
 
-// Each configuration's shared memory with fp32 output (the largest staging).
-template <int... kConfigs>
-constexpr std::array<uint32_t, kConfigCount> smem_bytes(std::integer_sequence<int, kConfigs...>) {
-  return {Config<__half, float, false, false, kConfigs>::kSmemBytes...};
-}
 constexpr std::array<uint32_t, kConfigCount> kSmemBytes =
-    smem_bytes(std::make_integer_sequence<int, kConfigCount>{});
+    config_smem_bytes<ConfigFor>(std::make_integer_sequence<int, kConfigCount>{});
 
-// BWGEMM_SM100_CONFIG's configuration, or -1 (unset; an unknown name is
-// warned about once).
+// BWGEMM_SM100_CONFIG's configuration, or -1.
 int named_config() {
-  static const int named = [] {
-    const char* name = env_config().sm100_config;
-    if (name == nullptr) return -1;
-    const int c = config_by_name(name);
-    if (c < 0) log_warning("BWGEMM_SM100_CONFIG=%s ignored: no such sm100 configuration", name);
-    return c;
-  }();
+  static const int named =
+      config_named_by("BWGEMM_SM100_CONFIG", env_config().sm100_config, config_by_name, "sm100");
   return named;
 }
 
