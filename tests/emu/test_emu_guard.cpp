@@ -13,6 +13,8 @@
 //     dispatch/gpu_self_check.cpp: it passes for the correct kernel in every
 //     configuration and fails for each injected fault, and a wrong value in
 //     the kernel's result fails its comparison.
+//  3. The same self-check of the sm90 family (which the guard test of a
+//     Hopper GPU guards): every configuration on the cases it takes.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -33,6 +35,9 @@
 using namespace bwgemm;
 using namespace bwgemm::emu_test;
 
+namespace bwgemm::sm90 {
+extern const KernelFamily kFamily;
+}
 namespace bwgemm::sm100 {
 extern const KernelFamily kFamily;
 }
@@ -159,10 +164,13 @@ float rounded(DType t, double v) {
 // virtual GPU for the device and an fp64 product on the host for cuBLAS.
 class EmuBackend {
  public:
-  explicit EmuBackend(const emu::Options& options) : options_(options) {}
+  // The sm100 family by default; the sm90 family where the guard test of a
+  // Hopper GPU makes it guarded (tests/gpu/guard).
+  explicit EmuBackend(const emu::Options& options, const KernelFamily& family = sm100::kFamily)
+      : options_(options), family_(family) {}
 
   SelfCheckBackend backend() {
-    return {this, sm100::kConfigCount, sm100::config_name, takes, run_kernel, run_reference};
+    return {this, family_.config_count, family_.config_name, takes, run_kernel, run_reference};
   }
   // The index-pattern case's operands instead of the small integers.
   void use_index_pattern() { index_pattern_ = true; }
@@ -172,7 +180,7 @@ class EmuBackend {
   static bool takes(void* self, const SelfCheckCase& c, int config) {
     alignas(16) static uint16_t aligned[8];
     const EmuBackend& emu = *static_cast<EmuBackend*>(self);
-    return sm100::kFamily.config_takes(problem(c, aligned, aligned, aligned), emu.caps(), config);
+    return emu.family_.config_takes(problem(c, aligned, aligned, aligned), emu.caps(), config);
   }
 
   static bool run_kernel(void* self, const SelfCheckCase& c, int config, float* out) {
@@ -205,7 +213,9 @@ class EmuBackend {
     return v;
   }
 
-  DeviceCaps caps() const { return {0, 10, 0, int(options_.sm_count), 232448}; }
+  DeviceCaps caps() const {
+    return {0, family_.path == BWGEMM_PATH_SM90 ? 9 : 10, 0, int(options_.sm_count), 232448};
+  }
 
   // As the GPU backend describes a case: leading dimensions rounded up to 8.
   static GemmProblem problem(const SelfCheckCase& c, const void* a, const void* b, void* d) {
@@ -240,8 +250,8 @@ class EmuBackend {
     const GemmProblem p = problem(c, a.data(), b.data(), d.data());
     uint32_t error_flag = 0;
     emu::set_device_options(options_);
-    const bool enqueued = sm100::kFamily.launch(p, caps(), config, {&error_flag, 1}).status ==
-                          LaunchStatus::kEnqueued;
+    const bool enqueued =
+        family_.launch(p, caps(), config, {&error_flag, 1}).status == LaunchStatus::kEnqueued;
     const emu::RunResult& run = emu::last_run();
     outcome_ = !run.ok           ? headline(run.report)
                : error_flag != 0 ? "error flag set"
@@ -257,6 +267,7 @@ class EmuBackend {
   }
 
   emu::Options options_;
+  const KernelFamily& family_;
   std::string outcome_;
   bool index_pattern_ = false;
 };
@@ -329,12 +340,48 @@ void self_check() {
   if (passed || failure.find("max error") == std::string::npos) fail("the comparison missed it");
 }
 
+// ---- 3. the self-check of the sm90 family ------------------------------------------
+
+// On a Hopper GPU the guard test (tests/gpu/guard) puts the guard in front of
+// the sm90 family, whose helper then checks each of its configurations on the
+// cases it takes: the wgmma ones of every layout or of K-major tokens only,
+// row windows on an N-major B, up to 32 tokens, and the decode kernel on the
+// decode cases. Here the same check over the emulator: every configuration
+// takes a case and computes it, and the index pattern comes out in place in
+// each that takes it.
+void sm90_self_check() {
+  std::printf("self-check of the sm90 family, every configuration\n");
+  const auto t0 = std::chrono::steady_clock::now();
+  EmuBackend clean(emu::Options{}, sm90::kFamily);
+  std::string failure;
+  if (!run_self_check(clean.backend(), &failure)) fail("it failed: " + failure);
+  std::printf("  passed (%.1f s)\n", seconds_since(t0));
+  EmuBackend index(emu::Options{}, sm90::kFamily);
+  index.use_index_pattern();
+  const SelfCheckCase pattern = index_pattern_case();
+  int placed_in = 0;
+  for (int config = 0; config < sm90::kFamily.config_count; ++config) {
+    if (!EmuBackend::takes(&index, pattern, config)) continue;
+    std::vector<float> placed(size_t(pattern.m) * pattern.n);
+    if (!EmuBackend::run_kernel(&index, pattern, config, placed.data()))
+      fail(std::string("the index-pattern run failed on ") + sm90::kFamily.config_name(config) +
+           ": " + index.outcome());
+    else if (!check_index_pattern(placed.data(), &failure))
+      fail(failure);
+    else
+      ++placed_in;
+  }
+  std::printf("  index pattern in place in %d configurations\n", placed_in);
+  if (placed_in == 0) fail("no configuration took the index pattern");
+}
+
 }  // namespace
 
 int main() {
   const auto t0 = std::chrono::steady_clock::now();
   bounded_waits();
   self_check();
+  sm90_self_check();
   std::printf("%s (%.1f s)\n", g_failures == 0 ? "all passed" : "FAILURES", seconds_since(t0));
   return g_failures == 0 ? 0 : 1;
 }
