@@ -124,8 +124,8 @@ struct Config {
   static constexpr bool kUnrollChunkLoops = false;
 
   // Split-K: rank 0 holds a slot per other rank for its fp32 partial tile,
-  // thread-minor (a thread's values 128 floats apart: TMEM lane = thread =
-  // row, so the pushes and reads are conflict-free).
+  // as float pairs, thread-minor (a thread's pairs 128 pairs apart: TMEM
+  // lane = thread = row, so the pushes and reads are conflict-free).
   static constexpr uint32_t kReduceSlotBytes = kBlockRows * kBlockCols * 4;
   static constexpr uint32_t kReduceBytes = kSplitK ? (kClusterSize - 1) * kReduceSlotBytes : 0;
 
