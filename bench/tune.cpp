@@ -148,14 +148,16 @@ int run_tune(const std::string& self, const std::string& grid, const std::string
   }
   BENCH_CUDA(cudaSetDevice(0));
   const GpuInfo gpu = query_gpu(0);
-  std::string family;
+  std::string family, config_variable;  // the variable that names a configuration
   std::vector<std::string> configs;
   if (gpu.cc_major == 9 && gpu.cc_minor == 0) {
     family = "sm90";
+    config_variable = "BWGEMM_SM90_CONFIG";
     for (int c = 0; c < bwgemm::sm90::kFamilyConfigCount; ++c)
       configs.emplace_back(bwgemm::sm90::config_name(c));
   } else if (gpu.cc_major == 10 && (gpu.cc_minor == 0 || gpu.cc_minor == 3)) {
     family = "sm100";
+    config_variable = "BWGEMM_SM100_CONFIG";
     for (int c = 0; c < bwgemm::sm100::kConfigCount; ++c)
       configs.emplace_back(bwgemm::sm100::config_name(c));
   } else {
@@ -178,10 +180,7 @@ int run_tune(const std::string& self, const std::string& grid, const std::string
     const std::string path = std::string(dir) + "/" + config + ".txt";
     std::printf("  measuring %s ...\n", config.c_str());
     std::fflush(stdout);
-    ok = run_child(self, grid, config,
-                   family == "sm90" ? "BWGEMM_SM90_CONFIG" : "BWGEMM_SM100_CONFIG", path, options,
-                   &results) &&
-         ok;
+    ok = run_child(self, grid, config, config_variable, path, options, &results) && ok;
     std::remove(path.c_str());
   }
   rmdir(dir);

@@ -16,8 +16,6 @@
 namespace bwgemm {
 namespace {
 
-int64_t round_up8(int64_t v) { return (v + 7) / 8 * 8; }
-
 // Runs the self-check cases on the GPU: device buffers with small integers
 // (exact in every type), the family's kernel, and the real cuBLAS.
 class GpuBackend {
@@ -47,10 +45,7 @@ class GpuBackend {
 
   static bool takes(void* self, const SelfCheckCase& c, int config) {
     const GpuBackend& gpu = *static_cast<GpuBackend*>(self);
-    // Any 256-byte aligned addresses: cudaMalloc's are.
-    void* const aligned = reinterpret_cast<void*>(uintptr_t{256});
-    return gpu.family_.config_takes(problem(c, aligned, aligned, aligned, gpu.stream_), gpu.caps_,
-                                    config);
+    return self_check_takes(gpu.family_, gpu.caps_, c, config);
   }
   static bool run_kernel(void* self, const SelfCheckCase& c, int config, float* out) {
     return static_cast<GpuBackend*>(self)->run(c, config, out);
@@ -100,44 +95,17 @@ class GpuBackend {
     return v;
   }
 
-  // config: the family configuration to run, or -1 for the cuBLAS reference.
-  // The case on operands at a, b and d (leading dimensions rounded up to 8
-  // elements): one description, whose fields the reference hands to
-  // cuBLAS's own cublasGemmEx.
-  static GemmProblem problem(const SelfCheckCase& c, void* a, void* b, void* d,
-                             cudaStream_t stream) {
-    GemmProblem p{};
-    p.ab_type = c.ab;
-    p.c_type = c.out;
-    p.trans_a = c.trans_a;
-    p.trans_b = c.trans_b;
-    p.m = c.m;
-    p.n = c.n;
-    p.k = c.k;
-    p.a = a;
-    p.b = b;
-    p.c = p.d = d;
-    p.lda = round_up8(c.trans_a ? c.k : c.m);
-    p.ldb = round_up8(c.trans_b ? c.n : c.k);
-    p.ldc = p.ldd = round_up8(c.m);
-    p.batch = 1;
-    p.alpha = {false, 1.0f, nullptr};
-    p.beta = {false, 0.0f, nullptr};
-    p.stream = stream;
-    return p;
-  }
-
+  // config: the family configuration to run, or -1 for the cuBLAS reference,
+  // which gets the same fields through cuBLAS's own cublasGemmEx.
   bool run(const SelfCheckCase& c, int config, float* out) {
-    const int64_t rows_a = c.trans_a ? c.k : c.m, cols_a = c.trans_a ? c.m : c.k;
-    const int64_t rows_b = c.trans_b ? c.n : c.k, cols_b = c.trans_b ? c.k : c.n;
-    const int64_t lda = round_up8(rows_a), ldb = round_up8(rows_b), ldc = round_up8(c.m);
-    void* a = device_copy(operand(c.ab, rows_a, cols_a, lda, 1));
-    void* b = device_copy(operand(c.ab, rows_b, cols_b, ldb, 2));
-    const size_t c_bytes = size_t(ldc * c.n) * dtype_size(c.out);
-    void* d = nullptr;
-    if (a == nullptr || b == nullptr || cudaMalloc(&d, c_bytes) != cudaSuccess) return false;
-    allocations_.push_back(d);
-    const GemmProblem p = problem(c, a, b, d, stream_);
+    GemmProblem p = self_check_problem(c, nullptr, nullptr, nullptr);
+    p.a = device_copy(operand(c.ab, c.trans_a ? c.k : c.m, c.trans_a ? c.m : c.k, p.lda, 1));
+    p.b = device_copy(operand(c.ab, c.trans_b ? c.n : c.k, c.trans_b ? c.k : c.n, p.ldb, 2));
+    const size_t c_bytes = size_t(p.ldc * c.n) * dtype_size(c.out);
+    if (p.a == nullptr || p.b == nullptr || cudaMalloc(&p.d, c_bytes) != cudaSuccess) return false;
+    allocations_.push_back(p.d);
+    p.c = p.d;
+    p.stream = stream_;
     bool ok;
     if (config < 0) {
       const cudaDataType ab = p.ab_type == DType::F16 ? CUDA_R_16F : CUDA_R_16BF;
@@ -153,10 +121,11 @@ class GpuBackend {
     }
     std::vector<uint8_t> host(c_bytes);
     ok = ok && cudaStreamSynchronize(stream_) == cudaSuccess &&
-         cudaMemcpy(host.data(), d, c_bytes, cudaMemcpyDeviceToHost) == cudaSuccess &&
+         cudaMemcpy(host.data(), p.d, c_bytes, cudaMemcpyDeviceToHost) == cudaSuccess &&
          *host_flag_ == 0;
     for (int64_t j = 0; ok && j < c.n; ++j)
-      for (int64_t i = 0; i < c.m; ++i) out[i + j * c.m] = decode(c.out, host.data(), i + j * ldc);
+      for (int64_t i = 0; i < c.m; ++i)
+        out[i + j * c.m] = decode(c.out, host.data(), i + j * p.ldc);
     return ok;
   }
 
@@ -183,14 +152,16 @@ bool gpu_self_check(const KernelFamily& family, const DeviceCaps& caps, ErrorFla
                         failure))
       return false;
   }
+  GpuBackend gpu(family, caps, flag, host_flag);
+  gpu.use_index_pattern();
+  *failure = "index pattern: cannot set up a stream and a cuBLAS handle";
+  if (!gpu.init()) return false;
   const SelfCheckCase c = index_pattern_case();
+  std::vector<float> out(size_t(c.m) * c.n);
   for (int config = 0; config < family.config_count; ++config) {
-    GpuBackend gpu(family, caps, flag, host_flag);
     if (!GpuBackend::takes(&gpu, c, config)) continue;  // (a decode configuration)
-    gpu.use_index_pattern();
-    std::vector<float> out(size_t(c.m) * c.n);
     const std::string on = std::string(family.config_name(config)) + ", ";
-    if (!gpu.init() || !GpuBackend::run_kernel(&gpu, c, config, out.data())) {
+    if (!GpuBackend::run_kernel(&gpu, c, config, out.data())) {
       *failure = on + "index pattern: the kernel failed or reported a protocol failure";
       return false;
     }

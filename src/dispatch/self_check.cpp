@@ -32,6 +32,34 @@ double tolerance(DType out) { return out == DType::F32 ? 1e-4 : out == DType::F1
 int self_check_case_count() { return int(sizeof kCases / sizeof kCases[0]); }
 SelfCheckCase self_check_case(int i) { return kCases[i]; }
 
+GemmProblem self_check_problem(const SelfCheckCase& c, const void* a, const void* b, void* d) {
+  const auto round_up8 = [](int64_t v) { return (v + 7) / 8 * 8; };
+  GemmProblem p{};
+  p.ab_type = c.ab;
+  p.c_type = c.out;
+  p.trans_a = c.trans_a;
+  p.trans_b = c.trans_b;
+  p.m = c.m;
+  p.n = c.n;
+  p.k = c.k;
+  p.a = a;
+  p.b = b;
+  p.c = p.d = d;
+  p.lda = round_up8(c.trans_a ? c.k : c.m);
+  p.ldb = round_up8(c.trans_b ? c.n : c.k);
+  p.ldc = p.ldd = round_up8(c.m);
+  p.batch = 1;
+  p.alpha = {false, 1.0f, nullptr};
+  p.beta = {false, 0.0f, nullptr};
+  return p;
+}
+
+bool self_check_takes(const KernelFamily& family, const DeviceCaps& caps, const SelfCheckCase& c,
+                      int config) {
+  void* const aligned = reinterpret_cast<void*>(uintptr_t{256});
+  return family.config_takes(self_check_problem(c, aligned, aligned, aligned), caps, config);
+}
+
 bool run_self_check(const SelfCheckBackend& backend, std::string* failure) {
   std::vector<int> ran(size_t(backend.configs), 0);
   for (int i = 0; i < self_check_case_count(); ++i) {

@@ -9,7 +9,9 @@
 #include <cstdint>
 #include <string>
 
+#include "core/device_caps.h"
 #include "core/problem.h"
+#include "kernels/kernel_family.h"
 
 namespace bwgemm {
 
@@ -24,6 +26,16 @@ struct SelfCheckCase {
 // (decode GEMMs: one tile of columns, K split unevenly).
 int self_check_case_count();
 SelfCheckCase self_check_case(int i);
+
+// A case as every backend runs it: A, B and D at a, b and d, column-major,
+// each leading dimension rounded up to 8 elements (16-byte rows), alpha 1,
+// beta 0, one matrix, on the default stream.
+GemmProblem self_check_problem(const SelfCheckCase& c, const void* a, const void* b, void* d);
+
+// Whether `config` of `family` takes the case on the device
+// (KernelFamily::config_takes; any 16-byte aligned operands).
+bool self_check_takes(const KernelFamily& family, const DeviceCaps& caps, const SelfCheckCase& c,
+                      int config);
 
 // How a case is run: the family's kernel in one of its configurations and
 // the reference, each writing the m x n column-major result as floats. The

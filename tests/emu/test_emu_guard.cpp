@@ -117,8 +117,6 @@ void bounded_waits() {
 
 // ---- 2. the self-check -----------------------------------------------------------
 
-int64_t round_up8(int64_t v) { return (v + 7) / 8 * 8; }
-
 // dispatch/gpu_self_check.cpp's operand values: -2..2 from the position, exact in fp16 and
 // bf16, and every sum of products (k <= 264) exact in fp32.
 float operand_value(int64_t i, int64_t j, int salt) {
@@ -178,9 +176,8 @@ class EmuBackend {
   const std::string& outcome() const { return outcome_; }
 
   static bool takes(void* self, const SelfCheckCase& c, int config) {
-    alignas(16) static uint16_t aligned[8];
     const EmuBackend& emu = *static_cast<EmuBackend*>(self);
-    return emu.family_.config_takes(problem(c, aligned, aligned, aligned), emu.caps(), config);
+    return self_check_takes(emu.family_, emu.caps(), c, config);
   }
 
   static bool run_kernel(void* self, const SelfCheckCase& c, int config, float* out) {
@@ -217,37 +214,17 @@ class EmuBackend {
     return {0, family_.path == BWGEMM_PATH_SM90 ? 9 : 10, 0, int(options_.sm_count), 232448};
   }
 
-  // As the GPU backend describes a case: leading dimensions rounded up to 8.
-  static GemmProblem problem(const SelfCheckCase& c, const void* a, const void* b, void* d) {
-    GemmProblem p{};
-    p.ab_type = c.ab;
-    p.c_type = c.out;
-    p.trans_a = c.trans_a;
-    p.trans_b = c.trans_b;
-    p.m = c.m;
-    p.n = c.n;
-    p.k = c.k;
-    p.a = a;
-    p.b = b;
-    p.c = p.d = d;
-    p.lda = round_up8(c.trans_a ? c.k : c.m);
-    p.ldb = round_up8(c.trans_b ? c.n : c.k);
-    p.ldc = p.ldd = round_up8(c.m);
-    p.batch = 1;
-    p.alpha = {false, 1.0f, nullptr};
-    p.beta = {false, 0.0f, nullptr};
-    return p;
-  }
-
   bool kernel(const SelfCheckCase& c, int config, float* out) {
-    const int64_t rows_a = c.trans_a ? c.k : c.m, cols_a = c.trans_a ? c.m : c.k;
-    const int64_t rows_b = c.trans_b ? c.n : c.k, cols_b = c.trans_b ? c.k : c.n;
-    const int64_t lda = round_up8(rows_a), ldb = round_up8(rows_b), ldc = round_up8(c.m);
-    const std::vector<uint16_t> a = operand(c.ab, rows_a, cols_a, lda, 1);
-    const std::vector<uint16_t> b = operand(c.ab, rows_b, cols_b, ldb, 2);
+    GemmProblem p = self_check_problem(c, nullptr, nullptr, nullptr);
+    const std::vector<uint16_t> a =
+        operand(c.ab, c.trans_a ? c.k : c.m, c.trans_a ? c.m : c.k, p.lda, 1);
+    const std::vector<uint16_t> b =
+        operand(c.ab, c.trans_b ? c.n : c.k, c.trans_b ? c.k : c.n, p.ldb, 2);
     // NaN in every output type: an element the kernel does not write fails.
-    std::vector<uint8_t> d(size_t(ldc * c.n) * dtype_size(c.out), 0xff);
-    const GemmProblem p = problem(c, a.data(), b.data(), d.data());
+    std::vector<uint8_t> d(size_t(p.ldc * c.n) * dtype_size(c.out), 0xff);
+    p.a = a.data();
+    p.b = b.data();
+    p.c = p.d = d.data();
     uint32_t error_flag = 0;
     emu::set_device_options(options_);
     const bool enqueued =
@@ -262,7 +239,7 @@ class EmuBackend {
     }
     for (int64_t j = 0; j < c.n; ++j)
       for (int64_t i = 0; i < c.m; ++i)
-        out[i + j * c.m] = decode(c.out, &d[size_t(i + j * ldc) * dtype_size(c.out)]);
+        out[i + j * c.m] = decode(c.out, &d[size_t(i + j * p.ldc) * dtype_size(c.out)]);
     return enqueued && run.ok && error_flag == 0;
   }
 

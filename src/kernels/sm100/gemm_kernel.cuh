@@ -344,8 +344,7 @@ BWGEMM_DEVICE void drain(const GemmParams& p, const SharedStorage<Cfg>& smem, ui
         push_partial<Cfg, true>(smem, rank, acc_column);
       else
         push_partial<Cfg, false>(smem, rank, acc_column);
-    }
-    if (!Cfg::kSplitK || rank == 0) {
+    } else {
       if (loaded)
         drain_tile<Cfg, Form, true>(p, smem, place, acc_column, alpha, beta);
       else
