@@ -71,6 +71,35 @@ bool query(int device, DeviceCaps* caps) {
                                 cudaDevAttrMaxSharedMemoryPerBlockOptin, device) == cudaSuccess;
 }
 
+// The driver calls made on every launch, found once. Each is null where the
+// driver lacks it.
+struct DriverApi {
+  CUresult (*get_current)(CUcontext*) = nullptr;
+  CUresult (*get_id)(CUcontext, unsigned long long*) = nullptr;
+  CUresult (*is_capturing)(CUstream, CUstreamCaptureStatus*) = nullptr;
+};
+
+template <class Function>
+void find_driver_call(const char* name, Function* out) {
+  void* function = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  if (cudaGetDriverEntryPointByVersion(name, &function, 12000, cudaEnableDefault, &found) ==
+          cudaSuccess &&
+      found == cudaDriverEntryPointSuccess)
+    *out = reinterpret_cast<Function>(function);
+}
+
+const DriverApi& driver_api() {
+  static const DriverApi api = [] {
+    DriverApi a;
+    find_driver_call("cuCtxGetCurrent", &a.get_current);
+    find_driver_call("cuCtxGetId", &a.get_id);
+    find_driver_call("cuStreamIsCapturing", &a.is_capturing);
+    return a;
+  }();
+  return api;
+}
+
 }  // namespace
 
 bool current_device_caps(DeviceCaps* out) {
@@ -102,9 +131,9 @@ int stream_device(cudaStream_t stream, int current_device) {
     return t_stream_device.device;
   // cudaStreamGetDevice on a capturing stream invalidates the capture (seen
   // on an H100, CUDA 13.0): a captured call keeps the current device.
-  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-  if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess) return -1;
-  if (capture != cudaStreamCaptureStatusNone) return current_device;
+  const int capturing = stream_capturing(stream);
+  if (capturing < 0) return -1;
+  if (capturing > 0) return current_device;
   int device = -1;
   if (cudaStreamGetDevice(stream, &device) != cudaSuccess) return -1;
   t_stream_device = {stream, device, epoch};
@@ -112,34 +141,23 @@ int stream_device(cudaStream_t stream, int current_device) {
 }
 
 uint64_t current_context_id() {
-  using GetCurrent = CUresult (*)(CUcontext*);
-  using GetId = CUresult (*)(CUcontext, unsigned long long*);
-  struct Api {
-    GetCurrent get_current = nullptr;
-    GetId get_id = nullptr;
-  };
-  static const Api api = [] {
-    Api a;
-    void* current = nullptr;
-    void* id = nullptr;
-    cudaDriverEntryPointQueryResult found{}, found_id{};
-    if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &current, 12000, cudaEnableDefault,
-                                         &found) == cudaSuccess &&
-        found == cudaDriverEntryPointSuccess &&
-        cudaGetDriverEntryPointByVersion("cuCtxGetId", &id, 12000, cudaEnableDefault, &found_id) ==
-            cudaSuccess &&
-        found_id == cudaDriverEntryPointSuccess) {
-      a.get_current = reinterpret_cast<GetCurrent>(current);
-      a.get_id = reinterpret_cast<GetId>(id);
-    }
-    return a;
-  }();
+  const DriverApi& api = driver_api();
   CUcontext context = nullptr;
   unsigned long long id = 0;
-  if (api.get_current == nullptr || api.get_current(&context) != CUDA_SUCCESS ||
-      context == nullptr || api.get_id(context, &id) != CUDA_SUCCESS)
+  if (api.get_current == nullptr || api.get_id == nullptr ||
+      api.get_current(&context) != CUDA_SUCCESS || context == nullptr ||
+      api.get_id(context, &id) != CUDA_SUCCESS)
     return 0;
   return id;
+}
+
+int stream_capturing(cudaStream_t stream) {
+  const DriverApi& api = driver_api();
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+  if (api.is_capturing == nullptr ||
+      api.is_capturing(reinterpret_cast<CUstream>(stream), &status) != CUDA_SUCCESS)
+    return -1;
+  return status != CU_STREAM_CAPTURE_STATUS_NONE ? 1 : 0;
 }
 
 void device_caps_reset() {

@@ -43,6 +43,11 @@ int stream_device(cudaStream_t stream, int current_device);
 // attributes) is known to be gone.
 uint64_t current_context_id();
 
+// Whether `stream` is capturing into a graph: 1 yes, 0 no, -1 when the driver
+// cannot say. Asked of the driver directly, as the context is: the guard asks
+// on every launch (host time per call, docs/perf.md).
+int stream_capturing(cudaStream_t stream);
+
 // Tests only: forget every cached device and stream answer.
 void device_caps_reset();
 

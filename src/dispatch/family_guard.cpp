@@ -106,10 +106,8 @@ State finish_check(const KernelFamily& family, const DeviceCaps& caps, DeviceSta
 uint32_t record_call(DeviceState& dev, const GemmProblem& p) {
   // The legacy stream cannot capture (and is not asked: another thread's
   // capture may not allow it).
-  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-  const bool captured = p.stream != nullptr && p.stream != cudaStreamLegacy &&
-                        cudaStreamIsCapturing(p.stream, &capture) == cudaSuccess &&
-                        capture != cudaStreamCaptureStatusNone;
+  const bool captured =
+      p.stream != nullptr && p.stream != cudaStreamLegacy && stream_capturing(p.stream) > 0;
   // Tags 1 .. 2^31 - 2 (captured: with the top bit), never 0 or kSelfCheckTag.
   const uint32_t sequence = dev.next_tag[captured].fetch_add(1, std::memory_order_relaxed);
   const uint32_t tag = (sequence % (kCapturedTag - 2) + 1) | (captured ? kCapturedTag : 0);
@@ -187,7 +185,7 @@ GuardDecision guard_launch(const KernelFamily& family, const DeviceCaps& caps,
   if (state == State::kFailed) return GuardDecision::kFailed;
   // No context yet (the runtime makes it lazily, e.g. after a reset): let
   // cuBLAS make it; the next call finds it.
-  const uint64_t context = current_context_id();
+  const uint64_t context = caps.context_id;
   if (context == 0) return GuardDecision::kPending;
   if (context != dev.context.load(std::memory_order_acquire)) {
     // First use, or a device reset freed the flag with its context: the
@@ -217,10 +215,7 @@ GuardDecision guard_launch(const KernelFamily& family, const DeviceCaps& caps,
     if (verdict == HelperVerdict::kRunning) return GuardDecision::kPending;
     // The check in this process allocates and synchronizes: never inside a
     // stream capture.
-    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-    if (verdict == HelperVerdict::kNoHelper &&
-        (cudaStreamIsCapturing(problem.stream, &capture) != cudaSuccess ||
-         capture != cudaStreamCaptureStatusNone))
+    if (verdict == HelperVerdict::kNoHelper && stream_capturing(problem.stream) != 0)
       return GuardDecision::kPending;
     std::lock_guard<std::mutex> lock(g_mutex);
     state = dev.state.load(std::memory_order_relaxed);

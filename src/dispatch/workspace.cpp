@@ -26,11 +26,8 @@ size_t g_total = 0;
 }  // namespace
 
 void* stream_workspace(cudaStream_t stream, size_t bytes) {
-  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
   unsigned long long id = 0;
-  if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess ||
-      capture != cudaStreamCaptureStatusNone || cudaStreamGetId(stream, &id) != cudaSuccess)
-    return nullptr;
+  if (stream_capturing(stream) != 0 || cudaStreamGetId(stream, &id) != cudaSuccess) return nullptr;
   const uint64_t context = current_context_id();
   if (context == 0) return nullptr;
   std::lock_guard<std::mutex> lock(g_mutex);

@@ -255,6 +255,8 @@ int main() {
   expect(first_decision(guarded, caps, p, &flag) == GuardDecision::kLaunch,
          "(state reset) the cached verdict is used, launches");
   CUDA_OK(cudaDeviceReset());
+  // Every call reads the device's caps, its new context among them.
+  if (!current_device_caps(&caps)) return 1;
   buf = Buffers{};
   buf.make();
   p = problem(buf, 512, 512, 512, buf.s1);

@@ -21,6 +21,7 @@
 #include <string>
 #include <utility>
 
+#include "core/device_caps.h"
 #include "core/env_config.h"
 #include "dispatch/family_guard.h"
 #include "support/cmocka_cxx.h"
@@ -45,7 +46,7 @@ void* g_pages[16];
 
 }  // namespace
 
-// cudaStreamIsCapturing and the context id come from the unit tests' runtime
+// The capture status and the context id come from the unit tests' runtime
 // (mock_cuda).
 extern "C" {
 cudaError_t cudaHostAlloc(void** p, size_t, unsigned int) {
@@ -114,7 +115,10 @@ const bwgemm::KernelFamily kGuarded = {BWGEMM_PATH_SM100, "sm100",   true,      
                                        takes_nothing,     no_config, no_name,        1,
                                        no_launch,         nullptr,   no_config_takes};
 
-bwgemm::DeviceCaps device(int index) { return {index, 10, 0, 148, 232448}; }
+// The context is the current one, as current_device_caps reports it.
+bwgemm::DeviceCaps device(int index) {
+  return {index, 10, 0, 148, 232448, bwgemm::current_context_id()};
+}
 
 cudaStream_t stream(uintptr_t id) { return reinterpret_cast<cudaStream_t>(id); }
 

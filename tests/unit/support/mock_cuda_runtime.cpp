@@ -138,6 +138,12 @@ CUresult ctx_get_id(CUcontext context, unsigned long long* id) {
   return CUDA_SUCCESS;
 }
 
+// The driver's answer is the runtime's (cudaStreamIsCapturing above).
+CUresult stream_is_capturing(CUstream, CUstreamCaptureStatus* status) {
+  *status = CUstreamCaptureStatus(mock_cuda::g_capture);
+  return CUDA_SUCCESS;
+}
+
 // A map whose words are the arguments that vary (mock_cuda_runtime.h).
 CUresult encode_tiled(CUtensorMap* map, CUtensorMapDataType dtype, cuuint32_t rank, void* base,
                       const cuuint64_t* dims, const cuuint64_t* strides, const cuuint32_t* box,
@@ -169,6 +175,7 @@ extern "C" cudaError_t cudaGetDriverEntryPointByVersion(const char* symbol, void
   const std::string name = symbol;
   *function = name == "cuCtxGetCurrent"          ? reinterpret_cast<void*>(ctx_get_current)
               : name == "cuCtxGetId"             ? reinterpret_cast<void*>(ctx_get_id)
+              : name == "cuStreamIsCapturing"    ? reinterpret_cast<void*>(stream_is_capturing)
               : name == "cuTensorMapEncodeTiled" ? reinterpret_cast<void*>(encode_tiled)
                                                  : nullptr;
   *status = *function != nullptr ? cudaDriverEntryPointSuccess : cudaDriverEntryPointSymbolNotFound;

@@ -32,7 +32,8 @@ void set_properties_error(cudaError_t error);
 // The device cudaStreamGetDevice reports for `stream` (unknown streams:
 // cudaErrorInvalidResourceHandle).
 void set_stream_device(cudaStream_t stream, int device);
-// What cudaStreamIsCapturing reports for every stream (default: none), and
+// What cudaStreamIsCapturing (and cuStreamIsCapturing, through
+// cudaGetDriverEntryPointByVersion) reports for every stream (default: none), and
 // cudaStreamGetDevice calls made while it reports a capture (they would end
 // a real capture).
 void set_capture_status(cudaStreamCaptureStatus status);
