@@ -255,10 +255,13 @@ int main() {
   expect(first_decision(guarded, caps, p, &flag) == GuardDecision::kLaunch,
          "(state reset) the cached verdict is used, launches");
   CUDA_OK(cudaDeviceReset());
-  // Every call reads the device's caps, its new context among them.
-  if (!current_device_caps(&caps)) return 1;
   buf = Buffers{};
   buf.make();
+  // Every call reads the device's caps, its new context among them: after
+  // the program's own runtime calls have made that context (read before, the
+  // id is 0, and the guard leaves the call to cuBLAS, which makes it).
+  if (!current_device_caps(&caps)) return 1;
+  expect(caps.context_id != 0, "the caps read after the buffers carry the new context");
   p = problem(buf, 512, 512, 512, buf.s1);
   expect(first_decision(guarded, caps, p, &flag) == GuardDecision::kLaunch,
          "after cudaDeviceReset the device is checked again in its new context and launches");
