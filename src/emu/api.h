@@ -79,6 +79,10 @@ void wgmma_wait(int pending);
 // One wgmma.mma_async m64nNk16 with f32 accumulators d[N / 2].
 void wgmma_mma(int n, MmaInput type, bool trans_a, bool trans_b, float* d, uint64_t desc_a,
                uint64_t desc_b, bool accumulate);
+// The same with A from each thread's four registers a[0..3] (the fragment
+// layout of ptx::WgmmaFromRegisters).
+void wgmma_mma_from_registers(int n, MmaInput type, bool trans_b, float* d, const uint32_t* a,
+                              uint64_t desc_b, bool accumulate);
 
 // tcgen05 (PTX ISA 9.7.16); cta_group is 1 or 2.
 void tmem_alloc(uint32_t* smem_slot, uint32_t columns, int cta_group);

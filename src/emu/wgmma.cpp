@@ -9,7 +9,10 @@
 //  - register fragments (9.7.15.5.1), accumulator D of m64nNk16 (f32):
 //    thread t of warp w of the warpgroup holds, for each 8-column block j,
 //    d[4j .. 4j + 3] = D(r, c), D(r, c + 1), D(r + 8, c), D(r + 8, c + 1)
-//    with r = 16 w + t / 4, c = 8 j + 2 (t % 4);
+//    with r = 16 w + t / 4, c = 8 j + 2 (t % 4); A of m64nNk16 (f16/bf16)
+//    in registers: a[0..3] = A(r, c..c+1), A(r + 8, c..c+1), A(r, c+8..c+9),
+//    A(r + 8, c+8..c+9) with c = 2 (t % 4), each register's low half the
+//    first element;
 //  - wgmma.fence before the first mma_async and between register accesses
 //    and an mma_async on those registers; wgmma.commit_group closes the
 //    warpgroup's pending mma_async ops into a group, wait_group N waits until
@@ -53,7 +56,26 @@ SmemMatrix decode_desc(uint64_t desc, bool mn_major, const char* which) {
   return m;
 }
 
+float element(uint16_t bits, bool bf16) { return bf16 ? bf16_to_float(bits) : half_to_float(bits); }
+
+// A from the 128 threads' registers (the layout above), as values[r * 16 + k].
+Operand read_a_registers(const WgmmaOp& op) {
+  Operand a;
+  a.values.assign(64 * 16, 0.0f);
+  for (int t = 0; t < 128; ++t) {
+    const int r = 16 * (t / 32) + t % 32 / 4, c = 2 * (t % 4);
+    for (int i = 0; i < 4; ++i) {
+      const uint32_t word = op.a_registers[t][i];
+      const int row = r + 8 * (i % 2), col = c + 8 * (i / 2);
+      a.values[size_t(row) * 16 + col] = element(uint16_t(word), op.bf16);
+      a.values[size_t(row) * 16 + col + 1] = element(uint16_t(word >> 16), op.bf16);
+    }
+  }
+  return a;
+}
+
 Operand read_a(const Cta& cta, const WgmmaOp& op) {
+  if (op.a_registers[0] != nullptr) return read_a_registers(op);
   return load_operand(cta, decode_desc(op.desc_a, op.trans_a, "A"), 64, op.bf16, "wgmma A");
 }
 
@@ -62,7 +84,15 @@ Operand read_b(const Cta& cta, const WgmmaOp& op) {
 }
 
 void perform(const Cta& cta, const WgmmaOp& op) {
-  check_unchanged(op.a, read_a(cta, op), "wgmma A");
+  if (op.a_registers[0] != nullptr) {
+    if (read_a(cta, op).values != op.a.values) {
+      violation("PTX ISA wgmma.mma_async",
+                "wgmma A: a thread's A registers changed between the issue and the completion "
+                "of the MMA (written before a wgmma.wait_group covered it)");
+    }
+  } else {
+    check_unchanged(op.a, read_a(cta, op), "wgmma A");
+  }
   check_unchanged(op.b, read_b(cta, op), "wgmma B");
   const int n = op.n;
   const float* a = op.a.values.data();
@@ -111,8 +141,17 @@ void wgmma_fence() {
   });
 }
 
-void wgmma_mma(int n, MmaInput type, bool trans_a, bool trans_b, float* d, uint64_t desc_a,
-               uint64_t desc_b, bool accumulate) {
+namespace {
+
+// What each thread hands the collective: its accumulators and, for A from
+// registers, its four A registers.
+struct ThreadOperands {
+  float* d;
+  const uint32_t* a;
+};
+
+void issue(int n, MmaInput type, bool trans_a, bool trans_b, ThreadOperands mine, uint64_t desc_a,
+           uint64_t desc_b, bool accumulate) {
   check_full_warpgroup("wgmma.mma_async");
   if (n % 8 != 0 || n < 8 || n > 256) {
     violation("PTX ISA wgmma.mma_async", format("m64n%dk16 is not a valid shape", n));
@@ -121,8 +160,9 @@ void wgmma_mma(int n, MmaInput type, bool trans_a, bool trans_b, float* d, uint6
   const Cta& cta = *self().cta;
   const uint64_t key[3] = {desc_a, desc_b,
                            uint64_t(n) | uint64_t(type) << 16 | uint64_t(trans_a) << 24 |
-                               uint64_t(trans_b) << 25 | uint64_t(accumulate) << 26};
-  collective(Group::Warpgroup, "wgmma.mma_async", key, 0, d, [&](Collective& c, uint64_t*) {
+                               uint64_t(trans_b) << 25 | uint64_t(accumulate) << 26 |
+                               uint64_t(mine.a != nullptr) << 27};
+  collective(Group::Warpgroup, "wgmma.mma_async", key, 0, &mine, [&](Collective& c, uint64_t*) {
     if (!wg.started && !wg.fenced) {
       violation("PTX ISA wgmma.fence",
                 "the warpgroup's first wgmma.mma_async is not preceded by wgmma.fence");
@@ -136,7 +176,9 @@ void wgmma_mma(int n, MmaInput type, bool trans_a, bool trans_b, float* d, uint6
     op.desc_a = desc_a;
     op.desc_b = desc_b;
     for (int i = 0; i < 128; ++i) {
-      op.d[i] = static_cast<float*>(c.pointers[i]);
+      const auto* theirs = static_cast<const ThreadOperands*>(c.pointers[i]);
+      op.d[i] = theirs->d;
+      op.a_registers[i] = theirs->a;
       for (const float* r : wg.released) {
         if (r == op.d[i]) {
           violation("PTX ISA wgmma.fence",
@@ -149,11 +191,23 @@ void wgmma_mma(int n, MmaInput type, bool trans_a, bool trans_b, float* d, uint6
     // again at completion, which must agree.
     op.a = read_a(cta, op);
     op.b = read_b(cta, op);
-    check_no_pending_load(cta, op.a.range, "wgmma.mma_async (A)");
+    if (op.a_registers[0] == nullptr) check_no_pending_load(cta, op.a.range, "wgmma.mma_async (A)");
     check_no_pending_load(cta, op.b.range, "wgmma.mma_async (B)");
     wg.started = true;
     wg.uncommitted.push_back(std::move(op));
   });
+}
+
+}  // namespace
+
+void wgmma_mma(int n, MmaInput type, bool trans_a, bool trans_b, float* d, uint64_t desc_a,
+               uint64_t desc_b, bool accumulate) {
+  issue(n, type, trans_a, trans_b, {d, nullptr}, desc_a, desc_b, accumulate);
+}
+
+void wgmma_mma_from_registers(int n, MmaInput type, bool trans_b, float* d, const uint32_t* a,
+                              uint64_t desc_b, bool accumulate) {
+  issue(n, type, false, trans_b, {d, a}, 0, desc_b, accumulate);
 }
 
 void wgmma_commit() {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The wgmma model (PTX ISA 9.7.15): m64nNk16 with f16/bf16 operands from
-// shared-memory descriptors and f32 accumulators in the registers of the
-// warpgroup's 128 threads; asynchronous, performed when a wait_group needs
-// its group complete.
+// shared-memory descriptors (A also from registers) and f32 accumulators in
+// the registers of the warpgroup's 128 threads; asynchronous, performed when
+// a wait_group needs its group complete.
 #pragma once
 
 #include <cstdint>
@@ -18,7 +18,9 @@ struct WgmmaOp {
   bool bf16, trans_a, trans_b, accumulate;
   uint64_t desc_a, desc_b;
   float* d[128];  // each thread's accumulator registers
-  Operand a, b;   // as read at issue
+  // A from registers: each thread's four (NULL: A from desc_a).
+  const uint32_t* a_registers[128];
+  Operand a, b;  // as read at issue
 };
 
 struct WgmmaWarpgroup {

@@ -174,6 +174,15 @@ std::vector<Run> matrix() {
   unaligned(false, true, 200, 517, 203, 0, same, 2.0f, 12, true);
   runs.back().sm90_by_plan = true;
   runs.back().c.alpha = 0.0f;
+  // Register windows (k a multiple of 8, A M-major): ldb = 5 mod 8 (every
+  // shift), a partial last k block (k % 64 == 8) and tiles, beta != 0; ldb =
+  // 300, fp32 output; k = 8 (one row of each class).
+  unaligned(false, true, 200, 517, 200, 0, same, 0.5f, 13, true);
+  runs.back().sm90_by_plan = true;
+  unaligned(false, true, 136, 300, 80, 0, DType::F32, 0.0f, 14, true);
+  runs.back().sm90_by_plan = true;
+  unaligned(false, true, 72, 130, 8, 0, same, 0.0f, 15, true);
+  runs.back().sm90_by_plan = true;
   // Decode and skinny shapes (n <= 64, k over many blocks): k blocks that
   // split unevenly over 2 or 4 CTAs (11 blocks), fewer blocks than CTAs (1),
   // m past a tile edge, beta != 0, fp32 output, TN and NN.

@@ -56,14 +56,22 @@ SM90_CONFIGS = {
     7: dict(n=256, multicast=True, split_k=False, kernels=8, consumers=2, row_windows=True),
     # Decode at up to 32 tokens: stages of 32 token rows, two CTAs per SM.
     8: dict(n=64, multicast=False, split_k=True, kernels=8, consumers=1, ctas_per_sm=2),
+    # Register windows: both operands M/N-major, A from registers.
+    9: dict(n=256, multicast=True, split_k=False, kernels=4, consumers=2, register_windows=True),
 }
 SM90_KERNELS = sum(c["kernels"] for c in SM90_CONFIGS.values())
-# Kernels with an M/N-major row operand (configurations compiled for every
-# layout: half their kernels; row windows: all of theirs), and with an M/N-major
-# column operand (half).
+# The configurations whose wgmma reads A from shared memory (its .tnspA says
+# the row operand's layout), as a pattern of sm90(config=...).
+SM90_SMEM_A = "(?:" + "|".join(str(k) for k, c in SM90_CONFIGS.items()
+                               if not c.get("register_windows")) + ")"
+# Kernels with an M/N-major row operand read from shared memory
+# (configurations compiled for every layout: half their kernels; row windows:
+# all of theirs), and with an M/N-major column operand (half; register
+# windows: all).
 SM90_ROW_MN = sum(c["kernels"] if c.get("row_windows") else c["kernels"] // 2
                   for c in SM90_CONFIGS.values() if c["kernels"] == 16 or c.get("row_windows"))
-SM90_COL_MN = SM90_KERNELS // 2
+SM90_COL_MN = sum(c["kernels"] if c.get("register_windows") else c["kernels"] // 2
+                  for c in SM90_CONFIGS.values())
 
 
 def sm90_config_rules():
@@ -81,12 +89,17 @@ def sm90_config_rules():
         # fenced for wgmma.
         windows = [r"^LDS\s", r"^PRMT\s.*\b0x1054\b", r"^STS\s",
                    r"^FENCE\.VIEW\.ASYNC\.S\b"] if c.get("row_windows") else []
+        # Register windows: the consumers' 2-byte fragment loads, and every
+        # HGMMA's A a register (none a shared-memory descriptor).
+        in_registers = c.get("register_windows", False)
+        fragments = [r"^LDS\.U16\b", r"^HGMMA\S* R\d+, R\d+, gdesc"] if in_registers else []
         rules.append(Rule(
             f"sm90 configuration {config}",
             sm90(config=str(config)),
-            require=[rf"^HGMMA\.64x{c['n']}x16\.F32\b"] + loads + reduce + windows,
+            require=[rf"^HGMMA\.64x{c['n']}x16\.F32\b"] + loads + reduce + windows + fragments,
             forbid=[r"^HGMMA\.64x(?!" + str(c["n"]) + r"x)"]
-            + ([] if c["multicast"] else [r"^UTMALDG\.3D\.MULTICAST\b"]),
+            + ([] if c["multicast"] else [r"^UTMALDG\.3D\.MULTICAST\b"])
+            + ([r"^HGMMA\S* R\d+, gdesc"] if in_registers else []),
             count=c["kernels"],
         ))
     return rules
@@ -227,7 +240,7 @@ RULES = [
     # read transposed (.tnspA / .tnspB) by every HGMMA, a K-major one by none.
     Rule(
         "sm90 M/N-major row operand",
-        sm90(row_mn="true"),
+        sm90(row_mn="true", config=SM90_SMEM_A),
         require=[r"^HGMMA\S* .*\.tnspA"],
         forbid=[r"^HGMMA(?!.*\.tnspA)"],
         count=SM90_ROW_MN,

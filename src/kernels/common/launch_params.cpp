@@ -45,7 +45,9 @@ int32_t largest_shift(const KernelView& v, RowClassUse use) {
 
 RowClassUse row_class_use(const KernelView& v, const TileShape& shape) {
   if (shape.row_windows)
-    return v.batch == 1 && v.depth >= kRowClasses && v.row_operand.mn_major
+    return v.batch == 1 && v.depth >= kRowClasses && v.row_operand.mn_major &&
+                   (!shape.register_windows ||
+                    (v.col_operand.mn_major && v.depth % kRowClasses == 0))
                ? RowClassUse::kRowWindows
                : RowClassUse::kNone;
   if (!shape.row_classes || v.batch != 1 || v.depth == 0 || v.row_operand.mn_major ||
@@ -119,6 +121,17 @@ LaunchMaps launch_map_specs(const KernelView& v, const TileShape& s) {
       m = operand_tma_spec(class_operand, v.ab_type, v.rows + r.shift, class_rows(v.depth, c), 1,
                            uint32_t(s.block_rows + kRowClasses), uint32_t(s.block_k / kRowClasses));
       m.swizzle = CU_TENSOR_MAP_SWIZZLE_NONE;
+    }
+    if (s.register_windows) {
+      // The column operand's rows k = c + 8i as (M/N, i, c): a k block's box
+      // holds them as the windows do, slot 8c + i (sm90 gemm_kernel.cuh).
+      TmaMapSpec& m = maps.col;
+      m.dims[1] = uint64_t(v.depth / kRowClasses);
+      m.dims[2] = kRowClasses;
+      m.strides[1] = m.strides[0];
+      m.strides[0] *= kRowClasses;
+      m.box[1] = uint32_t(s.block_k / kRowClasses);
+      m.box[2] = kRowClasses;
     }
     return maps;
   }

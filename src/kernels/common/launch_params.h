@@ -28,6 +28,10 @@ struct TileShape {
   // > 0: each CTA loads only this many rows of the row operand per stage
   // (block_rows of them), so the configuration takes at most one such block.
   int max_rows = 0;
+  // The row windows land in the stages and the consumers read them into
+  // registers; the column operand, M/N-major, is loaded in the windows' k
+  // order (k % 8, then k / 8), so k must be a multiple of 8.
+  bool register_windows = false;
 
   int row_ctas() const { return split_k ? 1 : cluster_size; }
   bool takes_rows(int64_t rows) const { return max_rows == 0 || rows <= max_rows; }
@@ -57,7 +61,8 @@ inline bool tma_addressable(const OperandView& op, DType type) {
 // alignment is not asked: dispatch packs it first where TMA cannot read it.
 // A shape with row windows uses them for every M/N-major row operand of one
 // matrix with k >= 8 (each k class has a column), and nothing else: other
-// views with k > 0 are not supported by it.
+// views with k > 0 are not supported by it. With register windows, also
+// only an M/N-major column operand and k a multiple of 8.
 RowClassUse row_class_use(const KernelView& v, const TileShape& shape);
 
 // How a view is loaded and stored. Not `supported`: an operand whose base,

@@ -64,6 +64,13 @@ struct Shape {
   // are sized for this many (2 measured faster for decode, docs/perf.md v26;
   // why was not profiled).
   int ctas_per_sm = 1;
+  // Row windows read without shifting: each k block's window lands in its
+  // stage, and the consumers load their wgmma A fragments from it (any
+  // element offset) into registers. The column operand, M/N-major, is loaded
+  // in the windows' k order (by class, then by k within the class), so that
+  // one load of a warp reads one class's rows 2 apart: no bank conflicts.
+  // Needs k % 8 == 0 (launch_params.h).
+  bool register_windows = false;
 };
 
 constexpr uint8_t kAllLayouts = 0xF;
@@ -72,6 +79,7 @@ constexpr uint8_t kAllLayouts = 0xF;
 constexpr uint8_t kDecodeLayouts = 0x3;
 // Row windows read M/N-major row operands only.
 constexpr uint8_t kRowMNLayouts = 0xC;
+constexpr uint8_t kRowMNColMNLayout = 0x8;
 
 inline constexpr Shape kShapes[] = {
     // The large-shape configuration (docs/perf.md).
@@ -101,6 +109,12 @@ inline constexpr Shape kShapes[] = {
     // where named: in a model it lost to cuBLAS (policy.cpp).
     {"sm90_32x64x64_6stage_2cta_splitk", 1, 64, 2, ClusterMode::kSplitK, 6, kDecodeLayouts, true, 0,
      32 * 1024, 32, 2},
+    // Configuration 0 reading an M/N-major row operand through row windows
+    // in its stages, into the consumers' registers, where the column operand
+    // is M/N-major too (GPT-2's weight gradient, NT): no shifter warps, no
+    // shifted copy in shared memory.
+    {"sm90_256x256x64_3stage_2cta_regwindows", 2, 256, 2, ClusterMode::kMulticast, 3,
+     kRowMNColMNLayout, false, 0, 32 * 1024, 0, 1, true},
 };
 constexpr int kConfigCount = int(sizeof kShapes / sizeof kShapes[0]);
 
@@ -142,6 +156,22 @@ struct Config {
   // The columns each CTA loads: its share of a multicast block, else all.
   static constexpr int kLoadedCols = kMulticast ? kBlockCols / kClusterSize : kBlockCols;
 
+  // Row windows (Shape::row_windows): a window holds one k block of the CTA's
+  // rows, by k residue class (gemm_params.h), each class's 8 k as rows of
+  // the block's rows plus the 8 elements a shift can move them by (16-byte
+  // multiples, as an unswizzled box's rows must be). The producer warpgroup's
+  // four warps, the TMA one among them, shift them into the stage: two
+  // classes each (three shifters measured 0.69x of cuBLAS's aligned call on
+  // GPT-2's weight gradient, the consumers waiting on them: docs/perf.md v23).
+  // With register windows (Shape::register_windows) a stage's row tile is
+  // its window instead, and nothing shifts it.
+  static constexpr int kRowWindows = kShape.row_windows;
+  static constexpr bool kRegisterWindows = kShape.register_windows;
+  static constexpr uint32_t kWindowRowBytes = (kBlockRows + 8) * 2;
+  static constexpr uint32_t kWindowClassBytes = kBlockK / 8 * kWindowRowBytes;
+  static constexpr uint32_t kWindowBytes = 8 * kWindowClassBytes;
+  static constexpr int kShifterWarps = 4;
+
   // A stage in each CTA's shared memory: its row tile and the whole column
   // block (each CTA multicasts its share into all, or loads it all).
   // A TMA box of an M/N-major operand: 64 elements of M/N by kBlockK.
@@ -149,7 +179,9 @@ struct Config {
   static constexpr uint32_t kBoxBytes = kMNBox * kBlockK * 2;
   // The rows of the row tile each stage holds (Shape::row_tile_rows).
   static constexpr int kLoadedRows = kShape.row_tile_rows > 0 ? kShape.row_tile_rows : kBlockRows;
-  static constexpr uint32_t kRowTileBytes = kLoadedRows * kBlockK * 2;
+  // A register window's row tile ends 1024-byte aligned, for the column tile after it.
+  static constexpr uint32_t kRowTileBytes =
+      kRegisterWindows ? (kWindowBytes + 1023) / 1024 * 1024 : kLoadedRows * kBlockK * 2;
   static constexpr uint32_t kColTileBytes = kBlockCols * kBlockK * 2;
   static constexpr uint32_t kStageBytes = kRowTileBytes + kColTileBytes;
 
@@ -175,19 +207,6 @@ struct Config {
   static constexpr uint32_t kReduceSlotBytes = 128 * kAccumulators * 4;
   static constexpr uint32_t kReduceBytes =
       kSplitK ? (kClusterSize - 1) * kConsumers * kReduceSlotBytes : 0;
-
-  // Row windows (Shape::row_windows): a window holds one k block of the CTA's
-  // rows, by k residue class (gemm_params.h), each class's 8 k as rows of
-  // the block's rows plus the 8 elements a shift can move them by (16-byte
-  // multiples, as an unswizzled box's rows must be). The producer warpgroup's
-  // four warps, the TMA one among them, shift them into the stage: two
-  // classes each (three shifters measured 0.69x of cuBLAS's aligned call on
-  // GPT-2's weight gradient, the consumers waiting on them: docs/perf.md v23).
-  static constexpr int kRowWindows = kShape.row_windows;
-  static constexpr uint32_t kWindowRowBytes = (kBlockRows + 8) * 2;
-  static constexpr uint32_t kWindowClassBytes = kBlockK / 8 * kWindowRowBytes;
-  static constexpr uint32_t kWindowBytes = 8 * kWindowClassBytes;
-  static constexpr int kShifterWarps = 4;
 
   // Shared memory: stages | staging buffers | split-K slots | row windows |
   // full and empty barriers | split-K reduce_full and reduce_empty barriers
@@ -251,6 +270,8 @@ struct Config {
                 "the CTAs per SM do not fit one SM's shared memory");
   // (Only M/N-major row operands are compiled with row windows: kRowMNLayouts;
   // shift_window asserts it.)
+  static_assert(!kRegisterWindows || (kRowWindows == 0 && kMulticast && kBlockCols == 256),
+                "register windows: no shifters, configuration 0's tiles");
   static_assert(kRowWindows == 0 || !kSplitK,
                 "row windows: the shifters run every k block, not a split-K share");
   static_assert(kWindowClassBytes % 128 == 0, "each class's box lands 128-byte aligned");

@@ -85,17 +85,32 @@ struct SharedStorage : StageStorage<Cfg> {
   }
 };
 
+// A row window of k block k0 (gemm_params.h): class c's box, k = k0 + c + 8i
+// for i < 8, the CTA's rows from row0 - shift on.
+template <class Cfg>
+BWGEMM_DEVICE void load_window(const GemmParams& p, uint8_t* window, ptx::Mbarrier* landed,
+                               int32_t row0, int32_t k0) {
+  for (int c = 0; c < kRowClasses; ++c)
+    ptx::tma_load_3d(window + c * Cfg::kWindowClassBytes, &p.classes.row_map[c], landed, row0,
+                     k0 / kRowClasses, 0);
+}
+
 // The TMA warp: one elected thread (`leader`) fills the ring for every tile
 // of this cluster, in the same order the consumers drain it, and calls
 // after_block() once each k block's loads are issued. With row windows it
 // fills the windows' ring (one window per k block) for the shifter warps,
 // and the stages only with the column operand; the whole warp runs it then,
-// shifting a share of each window between loads (the kernel's body).
+// shifting a share of each window between loads (the kernel's body). With
+// register windows a stage holds its window, and the column operand's map
+// (launch_params.cpp) is (M/N, k / 8, k % 8): a k block's rows in the
+// windows' order.
 template <class Cfg, class AfterBlock>
 BWGEMM_DEVICE void produce(const GemmParams& p, const SharedStorage<Cfg>& smem, uint32_t rank,
                            int32_t k_blocks, bool leader, AfterBlock&& after_block) {
   constexpr uint16_t kAllCtas = (1u << Cfg::kClusterSize) - 1;
-  constexpr uint32_t kTmaBytes = Cfg::kRowWindows > 0 ? Cfg::kColTileBytes : Cfg::kStageBytes;
+  constexpr uint32_t kTmaBytes = Cfg::kRowWindows > 0    ? Cfg::kColTileBytes
+                                 : Cfg::kRegisterWindows ? Cfg::kWindowBytes + Cfg::kColTileBytes
+                                                         : Cfg::kStageBytes;
   const KRange ks = k_range<Cfg>(k_blocks, rank);
   PipelineState<Cfg::kStages> ring;
   [[maybe_unused]] PipelineState<Cfg::kRowWindows> windows;
@@ -106,14 +121,11 @@ BWGEMM_DEVICE void produce(const GemmParams& p, const SharedStorage<Cfg>& smem, 
     for (int32_t kb = ks.begin; kb < ks.begin + ks.count; ++kb) {
       const int32_t k0 = kb * Cfg::kBlockK;
       if constexpr (Cfg::kRowWindows > 0) {
-        // Class c's box: k0 + c + 8i for i < 8, rows from row0 - shift on.
         ptx::mbarrier_wait(smem.window_empty(windows.stage), windows.phase ^ 1);
         ptx::Mbarrier* landed = smem.window_full(windows.stage);
         if (leader) {
           ptx::mbarrier_arrive_expect_tx(landed, Cfg::kWindowBytes);
-          for (int c = 0; c < kRowClasses; ++c)
-            ptx::tma_load_3d(smem.window(windows.stage) + c * Cfg::kWindowClassBytes,
-                             &p.classes.row_map[c], landed, place.row0, k0 / 8, 0);
+          load_window<Cfg>(p, smem.window(windows.stage), landed, place.row0, k0);
         }
         windows.advance();
       }
@@ -123,7 +135,9 @@ BWGEMM_DEVICE void produce(const GemmParams& p, const SharedStorage<Cfg>& smem, 
       ptx::mbarrier_wait(smem.empty(ring.stage), ring.phase ^ 1);
       if (leader) {
         ptx::mbarrier_arrive_expect_tx(full, kTmaBytes);
-        if constexpr (Cfg::kRowWindows == 0)
+        if constexpr (Cfg::kRegisterWindows)
+          load_window<Cfg>(p, smem.row_tile(ring.stage), full, place.row0, k0);
+        else if constexpr (Cfg::kRowWindows == 0)
           load_operand<Cfg, Cfg::kRowMN, Cfg::kLoadedRows>(
               smem.row_tile(ring.stage), 0, place.row0, k0, [&](void* dst, int32_t c0, int32_t c1) {
                 ptx::tma_load_3d(dst, place.row_map, full, c0, c1, place.row_plane);
@@ -131,11 +145,13 @@ BWGEMM_DEVICE void produce(const GemmParams& p, const SharedStorage<Cfg>& smem, 
         load_operand<Cfg, Cfg::kColMN, Cfg::kLoadedCols>(
             smem.col_tile(ring.stage), share, share0, k0 - place.col_k_offset,
             [&](void* dst, int32_t c0, int32_t c1) {
+              // Register windows: (M/N, k / 8, class 0 on); one matrix.
+              const int32_t c2 = Cfg::kRegisterWindows ? 0 : place.col_plane;
+              if constexpr (Cfg::kRegisterWindows) c1 /= kRowClasses;
               if constexpr (Cfg::kMulticast)
-                ptx::tma_load_3d_multicast(dst, &p.col.map, full, kAllCtas, c0, c1,
-                                           place.col_plane);
+                ptx::tma_load_3d_multicast(dst, &p.col.map, full, kAllCtas, c0, c1, c2);
               else
-                ptx::tma_load_3d(dst, &p.col.map, full, c0, c1, place.col_plane);
+                ptx::tma_load_3d(dst, &p.col.map, full, c0, c1, c2);
             });
       }
       ring.advance();
@@ -296,6 +312,74 @@ BWGEMM_DEVICE void mainloop(const SharedStorage<Cfg>& smem, PipelineState<Cfg::k
   release_stage(smem, previous, rank);
 }
 
+// Register windows (config.h): this thread's wgmma A fragments of a k block,
+// loaded from the stage's window. The fragment of k step kk holds rows
+// r = 16 warp + lane / 4 and r + 8 at k slots 16kk + 2t, +1, +8, +9 (t = lane
+// % 4); the column tile holds slot 8c + i as k = c + 8i, class c's window row
+// i. So registers 0 and 1 join rows 2t and 2t + 1 of class 2kk (at r and
+// r + 8), registers 2 and 3 those of class 2kk + 1. A warp's load reads four
+// rows of one class 2 rows (8 banks) apart: no bank conflicts.
+template <class Cfg>
+struct WindowFragments {
+  static constexpr int kSteps = Cfg::kBlockK / 16;
+  // This thread's element (row r of its window row 2t) of each class.
+  uint32_t offset[kRowClasses];
+
+  BWGEMM_DEVICE WindowFragments(const GemmParams& p, uint32_t consumer) {
+    const uint32_t thread = ptx::thread_index() % 128, lane = thread % 32;
+    const uint32_t r = consumer * 64 + 16 * (thread / 32) + lane / 4;
+#pragma unroll
+    for (int c = 0; c < kRowClasses; ++c)
+      offset[c] = c * Cfg::kWindowClassBytes + 2 * (lane % 4) * Cfg::kWindowRowBytes +
+                  2 * (uint32_t(p.classes.shift[c]) + r);
+  }
+
+  BWGEMM_DEVICE static uint32_t join(const uint8_t* lo, const uint8_t* hi) {
+    return uint32_t(*reinterpret_cast<const uint16_t*>(lo)) |
+           uint32_t(*reinterpret_cast<const uint16_t*>(hi)) << 16;
+  }
+
+  BWGEMM_DEVICE void load(const uint8_t* window, uint32_t (&a)[kSteps][4]) const {
+#pragma unroll
+    for (int kk = 0; kk < kSteps; ++kk)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const uint8_t* e = window + offset[2 * kk + h];
+        a[kk][2 * h] = join(e, e + Cfg::kWindowRowBytes);
+        a[kk][2 * h + 1] = join(e + 16, e + Cfg::kWindowRowBytes + 16);
+      }
+  }
+};
+
+// mainloop() with register windows: wgmma takes A from the fragments, and
+// reads them until it completes, so each k block waits for its own wgmmas
+// before the next block's loads (a wgmma in flight while its warpgroup
+// writes A registers is serialized by ptxas). The other consumer's wgmmas
+// keep the tensor cores busy meanwhile.
+template <class Cfg, class Mma>
+BWGEMM_DEVICE void mainloop_from_windows(const GemmParams& p, const SharedStorage<Cfg>& smem,
+                                         PipelineState<Cfg::kStages>& ring, uint32_t consumer,
+                                         uint32_t rank, int32_t k_blocks,
+                                         float (&acc)[Mma::kAccumulators]) {
+  using Fragments = WindowFragments<Cfg>;
+  const Fragments fragments(p, consumer);
+  for (int32_t kb = 0; kb < k_blocks; ++kb) {
+    uint32_t a[Fragments::kSteps][4];
+    ptx::mbarrier_wait(smem.full(ring.stage), ring.phase);
+    fragments.load(smem.row_tile(ring.stage), a);
+    const uint64_t b = operand_desc<DescKind::Wgmma, Cfg::kColMN>(
+        ptx::smem_address(smem.col_tile(ring.stage)), Cfg::kBoxBytes);
+    ptx::wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < Fragments::kSteps; ++kk)
+      Mma::mma(acc, a[kk], advance_desc(b, kk * kK16Bytes<Cfg::kColMN>), kb > 0 || kk > 0);
+    ptx::wgmma_commit();
+    ptx::wgmma_wait<0>();
+    release_stage(smem, ring.stage, rank);
+    ring.advance();
+  }
+}
+
 // Split-K, a rank other than 0: pushes this consumer's partial block into its
 // slot in rank 0 (distributed shared memory) once rank 0 has read the
 // previous one, then signals it. Every thread writes its own accumulators and
@@ -400,10 +484,11 @@ BWGEMM_DEVICE void epilogue_tile(const GemmParams& p, const SharedStorage<Cfg>& 
 template <class Cfg, class Form>
 BWGEMM_DEVICE void consume(const GemmParams& p, const SharedStorage<Cfg>& smem, uint32_t rank,
                            uint32_t consumer, int32_t k_blocks, float alpha, float beta) {
-  using Mma = ptx::Wgmma<
-      Cfg::kBlockCols,
-      std::conditional_t<std::is_same_v<typename Cfg::AB, __half>, ptx::Half16, ptx::BFloat16>,
-      Cfg::kRowMN, Cfg::kColMN>;
+  using AB =
+      std::conditional_t<std::is_same_v<typename Cfg::AB, __half>, ptx::Half16, ptx::BFloat16>;
+  using Mma = std::conditional_t<Cfg::kRegisterWindows,
+                                 ptx::WgmmaFromRegisters<Cfg::kBlockCols, AB, Cfg::kColMN>,
+                                 ptx::Wgmma<Cfg::kBlockCols, AB, Cfg::kRowMN, Cfg::kColMN>>;
   float acc[Mma::kAccumulators];
   const int32_t my_k_blocks = k_range<Cfg>(k_blocks, rank).count;
   PipelineState<Cfg::kStages> ring;
@@ -414,8 +499,14 @@ BWGEMM_DEVICE void consume(const GemmParams& p, const SharedStorage<Cfg>& smem, 
     // operands are read-write), so the epilogue can reuse their registers.
 #pragma unroll
     for (float& v : acc) v = 0.0f;
-    if (my_k_blocks > 0)
-      mainloop<Cfg, Mma>(smem, ring, consumer, rank, my_k_blocks, place.col_k_offset, acc);
+    if (my_k_blocks > 0) {
+      if constexpr (Cfg::kRegisterWindows) {
+        static_assert(Cfg::kRowMN && Cfg::kColMN, "register windows: M/N-major operands");
+        mainloop_from_windows<Cfg, Mma>(p, smem, ring, consumer, rank, my_k_blocks, acc);
+      } else {
+        mainloop<Cfg, Mma>(smem, ring, consumer, rank, my_k_blocks, place.col_k_offset, acc);
+      }
+    }
     if constexpr (Cfg::kSplitK) {
       const uint32_t phase = reduce_phase;
       reduce_phase ^= 1;

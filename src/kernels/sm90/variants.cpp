@@ -49,8 +49,9 @@ TileShape tile_shape(int config, DType out_type) {
           8,
           s.mode == ClusterMode::kSplitK,
           s.mode == ClusterMode::kMulticast && s.row_windows == 0,
-          s.row_windows > 0,
-          s.row_tile_rows};
+          s.row_windows > 0 || s.register_windows,
+          s.row_tile_rows,
+          s.register_windows};
 }
 
 }  // namespace bwgemm::sm90

@@ -697,6 +697,48 @@ void row_windows_take_gpt2_weight_gradient(void**) {
   assert_false(plan_of(wgrad).supported);
 }
 
+// Register windows: the same row windows, and A (the column operand,
+// M-major) read in the windows' k order, (m, k / 8, k % 8); only where A is
+// M/N-major and k a multiple of 8.
+void register_windows_read_a_by_class(void**) {
+  using bwgemm::RowClassUse;
+  const int config = bwgemm::sm90::config_by_name("sm90_256x256x64_3stage_2cta_regwindows");
+  assert_true(config > 0);
+  const TileShape shape = bwgemm::sm90::tile_shape(config, DType::BF16);
+  assert_true(shape.row_windows);
+  assert_true(shape.register_windows);
+  const bwgemm::RawCall wgrad = minimal_call(CUBLAS_OP_N, CUBLAS_OP_T, 768, 50257, 8192, 0);
+  assert_true(plan_of(wgrad, shape).supported);
+  assert_int_equal(int(plan_of(wgrad, shape).classes), int(RowClassUse::kRowWindows));
+  const LaunchMaps maps = bwgemm::launch_map_specs(
+      bwgemm::to_kernel_view(problem_of(wgrad, CUBLAS_POINTER_MODE_HOST)), shape);
+  const TmaMapSpec& a = maps.col;
+  assert_int_equal(address(a.base), address(wgrad.A));
+  assert_int_equal(a.dims[0], 768);
+  assert_int_equal(a.dims[1], 1024);  // k / 8
+  assert_int_equal(a.dims[2], 8);     // k % 8
+  assert_int_equal(a.strides[0], 8 * 768 * 2);
+  assert_int_equal(a.strides[1], 768 * 2);
+  assert_int_equal(a.box[0], 64);
+  assert_int_equal(a.box[1], 8);
+  assert_int_equal(a.box[2], 8);
+  assert_int_equal(int(a.swizzle), int(CU_TENSOR_MAP_SWIZZLE_128B));
+  // The row windows are the shifters' configuration's.
+  const LaunchMaps shifted = bwgemm::launch_map_specs(
+      bwgemm::to_kernel_view(problem_of(wgrad, CUBLAS_POINTER_MODE_HOST)),
+      bwgemm::sm90::tile_shape(bwgemm::sm90::config_by_name("sm90_256x256x64_3stage_2cta_windows"),
+                               DType::BF16));
+  for (int c = 0; c < 8; ++c) assert_true(maps.class_row[c] == shifted.class_row[c]);
+  // k not a multiple of 8 (A's last rows would be read past k), or A K-major
+  // (TT): not taken.
+  assert_false(
+      plan_of(minimal_call(CUBLAS_OP_N, CUBLAS_OP_T, 768, 50257, 8196, 0), shape).supported);
+  assert_false(
+      plan_of(minimal_call(CUBLAS_OP_T, CUBLAS_OP_T, 768, 50257, 8192, 0), shape).supported);
+  assert_true(
+      plan_of(minimal_call(CUBLAS_OP_N, CUBLAS_OP_T, 768, 50257, 8200, 0), shape).supported);
+}
+
 // A configuration whose stages hold fewer rows than its wgmma reads
 // (TileShape::max_rows: the decode split-K pair's 32 token rows) takes at
 // most that many kernel rows (cuBLAS's n); past them its load plan refuses
@@ -1120,6 +1162,7 @@ int main() {
       TEST(row_classes_take_gpt2_lm_head),
       TEST(a_build_rotates_only_batches_that_share_the_column_operand),
       TEST(row_windows_take_gpt2_weight_gradient),
+      TEST(register_windows_read_a_by_class),
       TEST(ragged_edges_split_off_a_wave),
       TEST(unaligned_output_is_stored_by_threads),
       TEST(select_variant_takes_types_and_majorness),
