@@ -72,6 +72,7 @@ SM90_ROW_MN = sum(c["kernels"] if c.get("row_windows") else c["kernels"] // 2
                   for c in SM90_CONFIGS.values() if c["kernels"] == 16 or c.get("row_windows"))
 SM90_COL_MN = sum(c["kernels"] if c.get("register_windows") else c["kernels"] // 2
                   for c in SM90_CONFIGS.values())
+SM90_REGISTER_A = sum(c["kernels"] for c in SM90_CONFIGS.values() if c.get("register_windows"))
 
 
 def sm90_config_rules():
@@ -93,10 +94,12 @@ def sm90_config_rules():
         # HGMMA's A a register (none a shared-memory descriptor).
         in_registers = c.get("register_windows", False)
         fragments = [r"^LDS\.U16\b", r"^HGMMA\S* R\d+, R\d+, gdesc"] if in_registers else []
+        in_flight = [r"^WARPGROUP\.DEPBAR\.LE gsb0, 0x%d$" % (0 if in_registers else 1)]
         rules.append(Rule(
             f"sm90 configuration {config}",
             sm90(config=str(config)),
-            require=[rf"^HGMMA\.64x{c['n']}x16\.F32\b"] + loads + reduce + windows + fragments,
+            require=[rf"^HGMMA\.64x{c['n']}x16\.F32\b"] + in_flight + loads + reduce + windows
+            + fragments,
             forbid=[r"^HGMMA\.64x(?!" + str(c["n"]) + r"x)"]
             + ([] if c["multicast"] else [r"^UTMALDG\.3D\.MULTICAST\b"])
             + ([r"^HGMMA\S* R\d+, gdesc"] if in_registers else []),
@@ -198,14 +201,14 @@ RULES = [
     # register reconfiguration, the grid-dependency wait and trigger. wgmma must not be serialized (ptxas reports
     # C7510/C7514/C7515 only as "info"): some HGMMA is issued without waiting
     # on its group (no gsb0), and the mainloop keeps one group in flight
-    # (wgmma.wait_group 1).
+    # (wgmma.wait_group 1; with A in registers a block's group is waited for
+    # whole, per configuration below).
     Rule(
         "sm90 kernel",
         sm90(),
         require=[
             r"^HGMMA\.64x\d+x16\.F32\b",
             r"^HGMMA(?!.*\bgsb0\b)",
-            r"^WARPGROUP\.DEPBAR\.LE gsb0, 0x1$",
             r"^USETMAXREG\.TRY_ALLOC\.CTAPOOL\b",
             r"^USETMAXREG\.DEALLOC\.CTAPOOL\b",
             r"^UTMALDG\.3D\s",
@@ -249,7 +252,7 @@ RULES = [
         "sm90 K-major row operand",
         sm90(row_mn="false"),
         forbid=[r"^HGMMA.*\.tnspA"],
-        count=SM90_KERNELS - SM90_ROW_MN,
+        count=SM90_KERNELS - SM90_ROW_MN - SM90_REGISTER_A,
     ),
     Rule(
         "sm90 M/N-major column operand",

@@ -102,13 +102,20 @@ constexpr double kWaveSplitGain = 0.95;
 // weigh more against the GEMM the fewer columns m it has. NT, n 50257, k
 // 8192, ldb 50257: m = 768 / 1024 1.16x / 1.06x faster than packing, m = 1536
 // / 2048 / 3072 0.96x / 0.90x / 0.85x; 4095 x 4097 x 4096 NT / TT 0.76x.
+// Where A is M-major and k a multiple of 8, register windows (no shifted
+// copy in shared memory) instead, over the same m: on an H100 (docs/perf.md
+// v45), over cuBLAS's call at n 50304, m = 768 0.86x (shifted windows
+// 0.74x); at m = 2048 and 3072 level with the packed B in TFLOP/s.
 constexpr int kRowWindowsConfig = shape_index("sm90_256x256x64_3stage_2cta_windows");
-static_assert(kRowWindowsConfig > 0);
+constexpr int kRegisterWindowsConfig = shape_index("sm90_256x256x64_3stage_2cta_regwindows");
+static_assert(kRowWindowsConfig > 0 && kRegisterWindowsConfig > 0);
 constexpr int64_t kRowWindowsMaxCols = 1024;
 
-bool row_windows_win(const GemmProblem& p) {
-  return p.trans_b && p.batch == 1 && p.m <= kRowWindowsMaxCols &&
-         !tma_addressable(p.b, p.ldb, 0, p.ab_type);
+// The row-windows configuration that reads B, or -1 (a packed copy).
+int row_windows_config(const GemmProblem& p) {
+  if (!p.trans_b || p.batch != 1 || tma_addressable(p.b, p.ldb, 0, p.ab_type)) return -1;
+  if (p.m > kRowWindowsMaxCols) return -1;
+  return !p.trans_a && p.k % 8 == 0 ? kRegisterWindowsConfig : kRowWindowsConfig;
 }
 
 // Shape classes with A, B and D 16-byte aligned and a same-type output, first
@@ -264,8 +271,13 @@ ConfigChoice select_config(const GemmProblem& p, const DeviceCaps& caps) {
     if (half_columns_win(p, caps))
       return {kHalfColumnsConfig,
               "off cuBLAS's fast path, 256x128 tiles fill the last wave better: measured faster"};
-    if (row_windows_win(p))
-      return {kRowWindowsConfig,
+    const int windows = row_windows_config(p);
+    if (windows == kRegisterWindowsConfig)
+      return {windows,
+              "off cuBLAS's fast path, a wave of 256x256 tiles, B read through row windows into "
+              "registers: measured faster"};
+    if (windows == kRowWindowsConfig)
+      return {windows,
               "off cuBLAS's fast path, a wave of 256x256 tiles, B read through row windows: "
               "measured faster"};
     return {0, "off cuBLAS's fast path, a wave of 256x256 tiles: measured faster"};

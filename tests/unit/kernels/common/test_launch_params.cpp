@@ -370,9 +370,31 @@ void maps_and_scheduler_follow_the_tile_shape(void**) {
 // loads kLoadedCols / kMNBox boxes, or one, multicast to every CTA or not),
 // must be the bytes the full barrier expects (kStageBytes), and an output box
 // one staging chunk; in every configuration.
+bwgemm::RawCall minimal_call(cublasOperation_t transa, cublasOperation_t transb, int64_t m,
+                             int64_t n, int64_t k, int offset);
+
 template <bool kRowMN, bool kColMN, int kConfig>
 void check_stage_bytes() {
-  if constexpr (bwgemm::sm90::layout_compiled(kConfig, kRowMN, kColMN)) {
+  if constexpr (bwgemm::sm90::layout_compiled(kConfig, kRowMN, kColMN) &&
+                bwgemm::sm90::kShapes[kConfig].register_windows) {
+    using Cfg = bwgemm::sm90::Config<__half, __half, kRowMN, kColMN, kConfig>;
+    // A stage: the window's 8 class boxes (in a row tile of whole KB) and
+    // the column tile in the windows' k order, multicast.
+    const LaunchMaps maps = bwgemm::launch_map_specs(
+        bwgemm::to_kernel_view(problem_of(
+            minimal_call(CUBLAS_OP_N, CUBLAS_OP_T, 768, 50257, 8192, 0), CUBLAS_POINTER_MODE_HOST)),
+        bwgemm::sm90::tile_shape(kConfig, DType::F16));
+    assert_int_equal(int(maps.plan.classes), int(bwgemm::RowClassUse::kRowWindows));
+    uint32_t window = 0;
+    for (const TmaMapSpec& c : maps.class_row) window += c.box[0] * c.box[1] * c.box[2] * 2;
+    assert_int_equal(window, Cfg::kWindowBytes);
+    assert_true(window <= Cfg::kRowTileBytes && Cfg::kRowTileBytes % 1024 == 0);
+    const TmaMapSpec& col = maps.col;
+    assert_int_equal(Cfg::kLoadedCols / Cfg::kMNBox * Cfg::kClusterSize * col.box[0] * col.box[1] *
+                         col.box[2] * 2,
+                     Cfg::kColTileBytes);
+    assert_int_equal(maps.out.box[0] * maps.out.box[1] * 2, Cfg::kChunkBytes);
+  } else if constexpr (bwgemm::sm90::layout_compiled(kConfig, kRowMN, kColMN)) {
     using Cfg = bwgemm::sm90::Config<__half, __half, kRowMN, kColMN, kConfig>;
     const bwgemm::RawCall c = make_call(kColMN ? CUBLAS_OP_N : CUBLAS_OP_T,
                                         kRowMN ? CUBLAS_OP_T : CUBLAS_OP_N, kTypes[0], kSizes[1]);

@@ -458,29 +458,51 @@ void a_named_configuration_replaces_the_choice(void**) {
 }
 
 // An M/N-major B that TMA cannot address (GPT-2's weight gradient, NT with
-// ldb 50257) on 256 x 256 tiles: the configuration with row windows reads it.
-// Aligned, batched, K-major or on 256 x 128 tiles: not.
+// ldb 50257) on 256 x 256 tiles, m <= 1024: a configuration with row windows
+// reads it, into registers where A is M-major and k a multiple of 8, else
+// shifted. Aligned, batched, K-major or on 256 x 128 tiles: not.
 void row_windows_for_unaligned_mn_major_b(void**) {
   const DeviceCaps caps{0, 9, 0, 132, 232448};
   const int windows = bwgemm::sm90::config_by_name("sm90_256x256x64_3stage_2cta_windows");
-  assert_true(windows > 0);
+  const int registers = bwgemm::sm90::config_by_name("sm90_256x256x64_3stage_2cta_regwindows");
+  assert_true(windows > 0 && registers > 0);
   GemmProblem p = problem({768, 50257, 8192, 1, BF16, BF16, 132, true});
   p.trans_b = true;
   p.lda = p.ldd = p.ldc = 768;
   p.ldb = 50257;
   bwgemm::ConfigChoice c = bwgemm::sm90::select_config(p, caps);
-  assert_int_equal(c.config, windows);
-  assert_non_null(std::strstr(c.rule, "row windows"));
-  p.m = p.lda = p.ldc = p.ldd = 1024;  // the widest D measured faster
-  assert_int_equal(bwgemm::sm90::select_config(p, caps).config, windows);
+  assert_int_equal(c.config, registers);
+  assert_non_null(std::strstr(c.rule, "row windows into registers"));
+  p.m = p.lda = p.ldc = p.ldd = 1024;
+  assert_int_equal(bwgemm::sm90::select_config(p, caps).config, registers);
   p.m = p.lda = p.ldc = p.ldd = 1032;
   assert_int_equal(bwgemm::sm90::select_config(p, caps).config, 0);
+  // k not a multiple of 8, or A K-major (TT): the shifted windows.
+  p.m = p.lda = p.ldc = p.ldd = 768;
+  p.k = 8196;
+  c = bwgemm::sm90::select_config(p, caps);
+  assert_int_equal(c.config, windows);
+  assert_non_null(std::strstr(c.rule, "row windows"));
+  assert_null(std::strstr(c.rule, "registers"));
+  p.k = 8192;
+  p.trans_a = true;
+  p.lda = 8192;
+  assert_int_equal(bwgemm::sm90::select_config(p, caps).config, windows);
+  p.m = p.ldc = p.ldd = 1024;  // the widest D measured faster
+  assert_int_equal(bwgemm::sm90::select_config(p, caps).config, windows);
+  p.m = p.ldc = p.ldd = 1032;
+  assert_int_equal(bwgemm::sm90::select_config(p, caps).config, 0);
+  p.trans_a = false;
+  p.k = 8196;
+  p.lda = 1032;
+  assert_int_equal(bwgemm::sm90::select_config(p, caps).config, 0);
+  p.k = 8192;
   p.m = p.lda = p.ldc = p.ldd = 768;
   p.ldb = 50264;  // 16-byte rows: TMA reads B as it is
   assert_int_equal(bwgemm::sm90::select_config(p, caps).config, 0);
   p.b = reinterpret_cast<const void*>(uintptr_t{2});  // or an unaligned base
   p.ldb = 50264;
-  assert_int_equal(bwgemm::sm90::select_config(p, caps).config, windows);
+  assert_int_equal(bwgemm::sm90::select_config(p, caps).config, registers);
   p.batch = 2;
   assert_int_equal(bwgemm::sm90::select_config(p, caps).config, 0);
   p.batch = 1;
