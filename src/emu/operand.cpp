@@ -54,12 +54,11 @@ uint32_t log2_of(uint32_t span) { return span == 32 ? 5 : span == 64 ? 6 : 7; }
 
 }  // namespace
 
-float half_to_float(uint16_t h) { return half_table()[h]; }
-
-float bf16_to_float(uint16_t h) {
-  const uint32_t bits = uint32_t(h) << 16;
+float element_to_float(uint16_t bits, bool bf16) {
+  if (!bf16) return half_table()[bits];
+  const uint32_t wide = uint32_t(bits) << 16;
   float f;
-  std::memcpy(&f, &bits, 4);
+  std::memcpy(&f, &wide, 4);
   return f;
 }
 
@@ -70,7 +69,6 @@ Operand load_operand(const Cta& cta, const SmemMatrix& m, int rows, bool bf16, c
                      "pattern, but the base offset is 0",
                      who, m.start, m.span));
   }
-  const float* table = half_table().data();
   const uint32_t lo = kReservedSmem, hi = cta.window_bytes;
   Operand out;
   out.values.resize(size_t(rows) * 16);
@@ -95,7 +93,7 @@ Operand load_operand(const Cta& cta, const SmemMatrix& m, int rows, bool bf16, c
       }
       uint16_t v;
       std::memcpy(&v, cta.window + a, 2);
-      out.values[size_t(r) * 16 + k] = bf16 ? bf16_to_float(v) : table[v];
+      out.values[size_t(r) * 16 + k] = element_to_float(v, bf16);
       out.range.add(a, 2);
     }
   }
@@ -103,11 +101,17 @@ Operand load_operand(const Cta& cta, const SmemMatrix& m, int rows, bool bf16, c
 }
 
 void check_unchanged(const Operand& issued, const Operand& now, const char* who) {
-  if (std::memcmp(issued.values.data(), now.values.data(), issued.values.size() * 4) != 0) {
-    violation("PTX ISA wgmma.wait_group / 9.7.16.6 tcgen05 asynchronous operations",
-              format("%s: its shared-memory operand in [0x%x, 0x%x) changed between the issue and "
-                     "the completion of the MMA (a stage released or overwritten before the MMA "
-                     "was waited for)",
+  if (std::memcmp(issued.values.data(), now.values.data(), issued.values.size() * 4) == 0) return;
+  const char* const rule = "PTX ISA wgmma.wait_group / 9.7.16.6 tcgen05 asynchronous operations";
+  if (now.range.lo > now.range.hi) {
+    violation(rule, format("%s: a thread's A registers changed between the issue and the "
+                           "completion of the MMA (written before a wgmma.wait_group covered it)",
+                           who));
+  } else {
+    violation(rule,
+              format("%s: its shared-memory operand in [0x%x, 0x%x) changed between the issue "
+                     "and the completion of the MMA (a stage released or overwritten before "
+                     "the MMA was waited for)",
                      who, now.range.lo, now.range.hi));
   }
 }

@@ -38,10 +38,11 @@ struct Operand {
 Operand load_operand(const Cta& cta, const SmemMatrix& m, int rows, bool bf16, const char* who);
 
 // The operand must read the same values when the unit completes as when it
-// was issued: shared memory under an MMA in flight must not change.
+// was issued: shared memory (or, for an operand with an empty range, the
+// registers) under an MMA in flight must not change.
 void check_unchanged(const Operand& issued, const Operand& now, const char* who);
 
-float half_to_float(uint16_t h);
-float bf16_to_float(uint16_t h);
+// One 16-bit element, bf16 or f16, as a float.
+float element_to_float(uint16_t bits, bool bf16);
 
 }  // namespace bwgemm::emu

@@ -535,6 +535,57 @@ void wgmma_fragments(bool trans_b) {
   CHECK(wrong == 0);
 }
 
+// The same with A in registers (m64n256k16, K-major B): each thread packs its
+// four A fragment registers by the documented layout; with one register
+// written before the wait_group, the run must be reported.
+void wgmma_register_a(bool write_before_wait) {
+  auto a_val = [](int m, int k) { return float((m * 3 + k) % 7 - 3); };
+  auto b_val = [](int k, int n) { return float((k * 5 + n) % 9 - 4); };
+  int wrong = 0;
+  const emu::RunResult run = launch(1, 128, 64 * 1024, [&] {
+    uint8_t* b = ptx::dynamic_smem() + 1024;
+    const uint32_t t = ptx::thread_index();
+    for (uint32_t i = t; i < 256 * 64; i += 128) {
+      const uint32_t n = i / 64, k = i % 64;
+      const __half h = __float2half(b_val(int(k), int(n)));
+      std::memcpy(b + n * 128 + (((k * 2 / 16) ^ (n % 8)) * 16) + k * 2 % 16, &h, 2);
+    }
+    ptx::fence_proxy_async_smem();
+    ptx::cta_sync();
+    const int r = int(16 * (t / 32) + t % 32 / 4), c = 2 * int(t % 4);
+    uint32_t a[4];
+    for (int i = 0; i < 4; ++i) {
+      const int row = r + 8 * (i % 2), col = c + 8 * (i / 2);
+      const __half lo = __float2half(a_val(row, col)), hi = __float2half(a_val(row, col + 1));
+      uint16_t lo_bits, hi_bits;
+      std::memcpy(&lo_bits, &lo, 2);
+      std::memcpy(&hi_bits, &hi, 2);
+      a[i] = uint32_t(lo_bits) | uint32_t(hi_bits) << 16;
+    }
+    float d[128] = {};
+    ptx::wgmma_fence();
+    ptx::WgmmaFromRegisters<256, ptx::Half16, false>::mma(
+        d, a, encode_wgmma_desc({ptx::smem_address(b), 16, 1024, SmemSwizzle::B128}), false);
+    ptx::wgmma_commit();
+    if (write_before_wait) a[0] ^= 0x3c00;
+    ptx::wgmma_wait<0>();
+    for (int j = 0; j < 32; ++j) {
+      for (int e = 0; e < 4; ++e) {
+        const int row = r + (e >= 2 ? 8 : 0), col = 8 * j + c + (e & 1);
+        float want = 0.0f;
+        for (int k = 0; k < 16; ++k) want += a_val(row, k) * b_val(k, col);
+        if (d[4 * j + e] != want) ++wrong;
+      }
+    }
+  });
+  if (write_before_wait) {
+    expect_report(run, "A registers changed");
+  } else {
+    expect_ok(run);
+    CHECK(wrong == 0);
+  }
+}
+
 void wgmma_rules() {
   // An mma without the preceding fence.
   expect_report(launch(1, 128, 64 * 1024,
@@ -845,6 +896,8 @@ int main() {
       {"wgmma fragments, K-major B", [] { wgmma_fragments(false); }},
       {"wgmma fragments, N-major B", [] { wgmma_fragments(true); }},
       {"wgmma rules", wgmma_rules},
+      {"wgmma A from registers", [] { wgmma_register_a(false); }},
+      {"wgmma A registers written before the wait", [] { wgmma_register_a(true); }},
       {"tcgen05 allocation rules", tcgen05_allocation},
       {"tcgen05.ld lanes and columns", tcgen05_load_lanes},
       {"tcgen05 2-CTA MMA, M=256", [] { tcgen05_two_cta_mma(true); }},
