@@ -667,21 +667,33 @@ void row_classes_take_gpt2_lm_head(void**) {
   assert_true(plan_of(logits, without).out_rotated);
 }
 
-// Row windows (gemm_params.h) on GPT-2's weight gradient (NT, ldb 50257 =
-// 1 mod 8: B's column k starts k mod 8 elements past a 16-byte boundary),
-// with the configuration that has them.
-void row_windows_take_gpt2_weight_gradient(void**) {
-  using bwgemm::RowClassUse;
-  const int config = bwgemm::sm90::config_by_name("sm90_256x256x64_3stage_2cta_windows");
+// GPT-2's weight gradient: NT, ldb 50257 = 1 mod 8, so B's column k starts
+// k mod 8 elements past a 16-byte boundary.
+bwgemm::RawCall gpt2_weight_gradient() {
+  return minimal_call(CUBLAS_OP_N, CUBLAS_OP_T, 768, 50257, 8192, 0);
+}
+
+// The named row-windows configuration's shape; its plan takes GPT-2's weight
+// gradient as row windows, D not rotated.
+TileShape row_windows_shape(const char* name) {
+  const int config = bwgemm::sm90::config_by_name(name);
   assert_true(config > 0);
   const TileShape shape = bwgemm::sm90::tile_shape(config, DType::BF16);
   assert_true(shape.row_windows);
-  assert_false(shape.row_classes);
-  const bwgemm::RawCall wgrad = minimal_call(CUBLAS_OP_N, CUBLAS_OP_T, 768, 50257, 8192, 0);
-  const bwgemm::LoadPlan plan = plan_of(wgrad, shape);
+  const bwgemm::LoadPlan plan = plan_of(gpt2_weight_gradient(), shape);
   assert_true(plan.supported);
   assert_false(plan.out_rotated);
-  assert_int_equal(int(plan.classes), int(RowClassUse::kRowWindows));
+  assert_int_equal(int(plan.classes), int(bwgemm::RowClassUse::kRowWindows));
+  return shape;
+}
+
+// Row windows (gemm_params.h) on GPT-2's weight gradient, with the
+// configuration that has them.
+void row_windows_take_gpt2_weight_gradient(void**) {
+  using bwgemm::RowClassUse;
+  const TileShape shape = row_windows_shape("sm90_256x256x64_3stage_2cta_windows");
+  assert_false(shape.row_classes);
+  const bwgemm::RawCall wgrad = gpt2_weight_gradient();
   const KernelView v = bwgemm::to_kernel_view(problem_of(wgrad, CUBLAS_POINTER_MODE_HOST));
   const GemmParams g = bwgemm::launch_params_without_maps(v, shape);
   // The plain scheduler, rows and depth: the classes cut k, not D.
@@ -723,15 +735,9 @@ void row_windows_take_gpt2_weight_gradient(void**) {
 // M-major) read in the windows' k order, (m, k / 8, k % 8); only where A is
 // M/N-major and k a multiple of 8.
 void register_windows_read_a_by_class(void**) {
-  using bwgemm::RowClassUse;
-  const int config = bwgemm::sm90::config_by_name("sm90_256x256x64_3stage_2cta_regwindows");
-  assert_true(config > 0);
-  const TileShape shape = bwgemm::sm90::tile_shape(config, DType::BF16);
-  assert_true(shape.row_windows);
+  const TileShape shape = row_windows_shape("sm90_256x256x64_3stage_2cta_regwindows");
   assert_true(shape.register_windows);
-  const bwgemm::RawCall wgrad = minimal_call(CUBLAS_OP_N, CUBLAS_OP_T, 768, 50257, 8192, 0);
-  assert_true(plan_of(wgrad, shape).supported);
-  assert_int_equal(int(plan_of(wgrad, shape).classes), int(RowClassUse::kRowWindows));
+  const bwgemm::RawCall wgrad = gpt2_weight_gradient();
   const LaunchMaps maps = bwgemm::launch_map_specs(
       bwgemm::to_kernel_view(problem_of(wgrad, CUBLAS_POINTER_MODE_HOST)), shape);
   const TmaMapSpec& a = maps.col;
@@ -746,10 +752,9 @@ void register_windows_read_a_by_class(void**) {
   assert_int_equal(a.box[2], 8);
   assert_int_equal(int(a.swizzle), int(CU_TENSOR_MAP_SWIZZLE_128B));
   // The row windows are the shifters' configuration's.
-  const LaunchMaps shifted = bwgemm::launch_map_specs(
-      bwgemm::to_kernel_view(problem_of(wgrad, CUBLAS_POINTER_MODE_HOST)),
-      bwgemm::sm90::tile_shape(bwgemm::sm90::config_by_name("sm90_256x256x64_3stage_2cta_windows"),
-                               DType::BF16));
+  const LaunchMaps shifted =
+      bwgemm::launch_map_specs(bwgemm::to_kernel_view(problem_of(wgrad, CUBLAS_POINTER_MODE_HOST)),
+                               row_windows_shape("sm90_256x256x64_3stage_2cta_windows"));
   for (int c = 0; c < 8; ++c) assert_true(maps.class_row[c] == shifted.class_row[c]);
   // k not a multiple of 8 (A's last rows would be read past k), or A K-major
   // (TT): not taken.
