@@ -275,43 +275,6 @@ BWGEMM_DEVICE void zero_row_heads(uint8_t* rows, int32_t count, uint32_t barrier
   ptx::named_barrier_sync(barrier_id, 128);
 }
 
-// One tile's k-loop: acc = U[rows of this consumer] * V over `k_blocks`
-// k blocks; head_zeros: elements of each row to zero in the first
-// (zero_row_heads).
-template <class Cfg, class Mma>
-BWGEMM_DEVICE void mainloop(const SharedStorage<Cfg>& smem, PipelineState<Cfg::kStages>& ring,
-                            uint32_t consumer, uint32_t rank, int32_t k_blocks, int32_t head_zeros,
-                            float (&acc)[Mma::kAccumulators]) {
-  uint32_t previous = 0;
-  for (int32_t kb = 0; kb < k_blocks; ++kb) {
-    ptx::mbarrier_wait(smem.full(ring.stage), ring.phase);
-    if constexpr (!Cfg::kRowMN && !Cfg::kSplitK) {
-      if (kb == 0 && head_zeros > 0)
-        zero_row_heads<Cfg>(smem.row_tile(ring.stage) + consumer * (Cfg::kRowTileBytes / 2),
-                            head_zeros, 1 + consumer);
-    }
-    // This consumer's 64 rows of the row tile, all of the column tile.
-    const uint64_t a = operand_desc<DescKind::Wgmma, Cfg::kRowMN>(
-        ptx::smem_address(smem.row_tile(ring.stage)) + consumer * (Cfg::kRowTileBytes / 2),
-        Cfg::kBoxBytes);
-    const uint64_t b = operand_desc<DescKind::Wgmma, Cfg::kColMN>(
-        ptx::smem_address(smem.col_tile(ring.stage)), Cfg::kBoxBytes);
-    ptx::wgmma_fence();
-#pragma unroll
-    for (int kk = 0; kk < Cfg::kBlockK / 16; ++kk)
-      Mma::mma(acc, advance_desc(a, kk * kK16Bytes<Cfg::kRowMN>),
-               advance_desc(b, kk * kK16Bytes<Cfg::kColMN>), kb > 0 || kk > 0);
-    ptx::wgmma_commit();
-    // The previous stage's wgmma group is done once at most this one runs.
-    ptx::wgmma_wait<1>();
-    if (kb > 0) release_stage(smem, previous, rank);
-    previous = ring.stage;
-    ring.advance();
-  }
-  ptx::wgmma_wait<0>();
-  release_stage(smem, previous, rank);
-}
-
 // Register windows (config.h): this thread's wgmma A fragments of a k block,
 // loaded from the stage's window. The fragment of k step kk holds rows
 // r = 16 warp + lane / 4 and r + 8 at k slots 16kk + 2t, +1, +8, +9 (t = lane
@@ -351,32 +314,87 @@ struct WindowFragments {
   }
 };
 
-// mainloop() with register windows: wgmma takes A from the fragments, and
-// reads them until it completes, so each k block waits for its own wgmmas
-// before the next block's loads (a wgmma in flight while its warpgroup
-// writes A registers is serialized by ptxas). The other consumer's wgmmas
-// keep the tensor cores busy meanwhile.
-template <class Cfg, class Mma>
-BWGEMM_DEVICE void mainloop_from_windows(const GemmParams& p, const SharedStorage<Cfg>& smem,
-                                         PipelineState<Cfg::kStages>& ring, uint32_t consumer,
-                                         uint32_t rank, int32_t k_blocks,
-                                         float (&acc)[Mma::kAccumulators]) {
-  using Fragments = WindowFragments<Cfg>;
-  const Fragments fragments(p, consumer);
+// Where a consumer's wgmma A comes from, one k block at a time: prepare()
+// once the stage is full, then a[kk] for each k step of 16. kInFlight: the
+// wgmma groups a k block may leave running when the next one starts.
+//
+// SharedA: this consumer's 64 rows of the stage's row tile, by descriptor;
+// a group stays in flight, so its stage is released one k block later.
+template <class Cfg>
+struct SharedA {
+  static constexpr int kInFlight = 1;
+  uint32_t consumer;
+  int32_t head_zeros;  // elements of each row to zero in the first k block
+  uint64_t desc = 0;
+
+  BWGEMM_DEVICE SharedA(const GemmParams&, uint32_t consumer_, const TilePlace& place)
+      : consumer(consumer_), head_zeros(place.col_k_offset) {}
+
+  BWGEMM_DEVICE void prepare(const SharedStorage<Cfg>& smem, uint32_t stage, int32_t kb) {
+    const uint32_t half = consumer * (Cfg::kRowTileBytes / 2);
+    if constexpr (!Cfg::kRowMN && !Cfg::kSplitK) {
+      if (kb == 0 && head_zeros > 0)
+        zero_row_heads<Cfg>(smem.row_tile(stage) + half, head_zeros, 1 + consumer);
+    }
+    desc = operand_desc<DescKind::Wgmma, Cfg::kRowMN>(
+        ptx::smem_address(smem.row_tile(stage)) + half, Cfg::kBoxBytes);
+  }
+  BWGEMM_DEVICE uint64_t operator[](int kk) const {
+    return advance_desc(desc, kk * kK16Bytes<Cfg::kRowMN>);
+  }
+};
+
+// RegisterA: the fragments loaded from the register windows. wgmma reads
+// them until it completes, and ptxas serializes a wgmma in flight while its
+// warpgroup writes A registers, so each k block waits for its own wgmmas; the
+// other consumer's keep the tensor cores busy meanwhile.
+template <class Cfg>
+struct RegisterA {
+  static constexpr int kInFlight = 0;
+  WindowFragments<Cfg> fragments;
+  uint32_t a[WindowFragments<Cfg>::kSteps][4];
+
+  BWGEMM_DEVICE RegisterA(const GemmParams& p, uint32_t consumer, const TilePlace&)
+      : fragments(p, consumer) {}
+
+  BWGEMM_DEVICE void prepare(const SharedStorage<Cfg>& smem, uint32_t stage, int32_t) {
+    fragments.load(smem.row_tile(stage), a);
+  }
+  BWGEMM_DEVICE const uint32_t (&operator[](int kk) const)[4] { return a[kk]; }
+};
+
+// One tile's k-loop: acc = U[rows of this consumer] * V over `k_blocks`
+// k blocks, U from `rows` (SharedA or RegisterA).
+template <class Cfg, class Mma, class RowSource>
+BWGEMM_DEVICE void mainloop(const SharedStorage<Cfg>& smem, PipelineState<Cfg::kStages>& ring,
+                            uint32_t rank, int32_t k_blocks, RowSource& rows,
+                            float (&acc)[Mma::kAccumulators]) {
+  static_assert(RowSource::kInFlight == 0 || RowSource::kInFlight == 1, "one group at most");
+  uint32_t previous = 0;
   for (int32_t kb = 0; kb < k_blocks; ++kb) {
-    uint32_t a[Fragments::kSteps][4];
     ptx::mbarrier_wait(smem.full(ring.stage), ring.phase);
-    fragments.load(smem.row_tile(ring.stage), a);
+    rows.prepare(smem, ring.stage, kb);
+    // All of the column tile.
     const uint64_t b = operand_desc<DescKind::Wgmma, Cfg::kColMN>(
         ptx::smem_address(smem.col_tile(ring.stage)), Cfg::kBoxBytes);
     ptx::wgmma_fence();
 #pragma unroll
-    for (int kk = 0; kk < Fragments::kSteps; ++kk)
-      Mma::mma(acc, a[kk], advance_desc(b, kk * kK16Bytes<Cfg::kColMN>), kb > 0 || kk > 0);
+    for (int kk = 0; kk < Cfg::kBlockK / 16; ++kk)
+      Mma::mma(acc, rows[kk], advance_desc(b, kk * kK16Bytes<Cfg::kColMN>), kb > 0 || kk > 0);
     ptx::wgmma_commit();
-    ptx::wgmma_wait<0>();
-    release_stage(smem, ring.stage, rank);
+    // The stage kInFlight k blocks back is read by no wgmma still running.
+    ptx::wgmma_wait<RowSource::kInFlight>();
+    if constexpr (RowSource::kInFlight == 0) {
+      release_stage(smem, ring.stage, rank);
+    } else {
+      if (kb > 0) release_stage(smem, previous, rank);
+      previous = ring.stage;
+    }
     ring.advance();
+  }
+  if constexpr (RowSource::kInFlight == 1) {
+    ptx::wgmma_wait<0>();
+    release_stage(smem, previous, rank);
   }
 }
 
@@ -489,6 +507,9 @@ BWGEMM_DEVICE void consume(const GemmParams& p, const SharedStorage<Cfg>& smem, 
   using Mma = std::conditional_t<Cfg::kRegisterWindows,
                                  ptx::WgmmaFromRegisters<Cfg::kBlockCols, AB, Cfg::kColMN>,
                                  ptx::Wgmma<Cfg::kBlockCols, AB, Cfg::kRowMN, Cfg::kColMN>>;
+  using RowSource = std::conditional_t<Cfg::kRegisterWindows, RegisterA<Cfg>, SharedA<Cfg>>;
+  static_assert(!Cfg::kRegisterWindows || (Cfg::kRowMN && Cfg::kColMN),
+                "register windows: M/N-major operands");
   float acc[Mma::kAccumulators];
   const int32_t my_k_blocks = k_range<Cfg>(k_blocks, rank).count;
   PipelineState<Cfg::kStages> ring;
@@ -500,12 +521,8 @@ BWGEMM_DEVICE void consume(const GemmParams& p, const SharedStorage<Cfg>& smem, 
 #pragma unroll
     for (float& v : acc) v = 0.0f;
     if (my_k_blocks > 0) {
-      if constexpr (Cfg::kRegisterWindows) {
-        static_assert(Cfg::kRowMN && Cfg::kColMN, "register windows: M/N-major operands");
-        mainloop_from_windows<Cfg, Mma>(p, smem, ring, consumer, rank, my_k_blocks, acc);
-      } else {
-        mainloop<Cfg, Mma>(smem, ring, consumer, rank, my_k_blocks, place.col_k_offset, acc);
-      }
+      RowSource rows(p, consumer, place);
+      mainloop<Cfg, Mma>(smem, ring, rank, my_k_blocks, rows, acc);
     }
     if constexpr (Cfg::kSplitK) {
       const uint32_t phase = reduce_phase;
