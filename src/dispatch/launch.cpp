@@ -55,8 +55,9 @@ uint8_t* operand_workspace(const GemmProblem& p, size_t needed, size_t wanted, s
 // N-major B (NT, TT) of a call a family may cut a ragged edge off (one
 // matrix, k at least kMinEdgeDepth: ragged_edge.h), the stream's holds room
 // for a K-major copy of kMaxTransposedColumns of op(B)'s columns, the edge's
-// tokens (sm90/family.cpp).
-bool pack_unaddressable_operands(GemmProblem* p, const Plan& plan) {
+// tokens (sm90/family.cpp), and at least the family's room for the launch
+// (KernelFamily::workspace_room).
+bool pack_unaddressable_operands(GemmProblem* p, const Plan& plan, const DeviceCaps& caps) {
   if (p->k == 0) return true;  // no operand is read
   const Matrix16 a = operand(p->a, p->trans_a, p->m, p->k, p->lda, p->stride_a, p->batch);
   const Matrix16 b = operand(p->b, p->trans_b, p->k, p->n, p->ldb, p->stride_b, p->batch);
@@ -64,14 +65,27 @@ bool pack_unaddressable_operands(GemmProblem* p, const Plan& plan) {
   const KernelFamily& family = *plan.family;
   const bool pack_b = !addressable(b, p->ab_type) && !(family.reads_unaligned_b != nullptr &&
                                                        family.reads_unaligned_b(*p, plan.config));
-  if (!pack_a && !pack_b) return true;
+  const size_t launch_room =
+      family.workspace_room != nullptr ? family.workspace_room(*p, caps, plan.config) : 0;
+  if (!pack_a && !pack_b) {
+    // Optional: without it (in a capture, past the ceiling) the launch runs
+    // as it would have, with the caller's workspace if any.
+    size_t bytes;
+    if (launch_room > 0)
+      if (uint8_t* room = operand_workspace(*p, launch_room, launch_room, &bytes)) {
+        p->workspace = room;
+        p->workspace_bytes = bytes;
+      }
+    return true;
+  }
   if (!p->alpha.on_device && p->alpha.value == 0.0f) return false;
   const size_t a_bytes = pack_a ? round_up_256(packed_bytes(a)) : 0;
   const size_t b_bytes = pack_b ? packed_bytes(b) : 0;
   const size_t copies = round_up_256(a_bytes + b_bytes);
   const bool may_cut_edge = p->batch == 1 && p->k >= kMinEdgeDepth;
-  const size_t room =
+  const size_t edge_room =
       pack_b && p->trans_b && may_cut_edge ? size_t(kMaxTransposedColumns) * size_t(p->k) * 2 : 0;
+  const size_t room = edge_room > launch_room ? edge_room : launch_room;
   size_t workspace_bytes;
   uint8_t* workspace = operand_workspace(*p, a_bytes + b_bytes, copies + room, &workspace_bytes);
   if (workspace == nullptr) return false;
@@ -110,7 +124,7 @@ LaunchResult launch_planned(const Plan& plan, const GemmProblem& problem, const 
     }
   }
   GemmProblem p = problem;
-  if (!pack_unaddressable_operands(&p, plan))
+  if (!pack_unaddressable_operands(&p, plan, caps))
     return {LaunchStatus::kForward, BWGEMM_REASON_UNSUPPORTED_LAYOUT};
   return family.launch(p, caps, plan.config, error_flag);
 }

@@ -42,6 +42,8 @@ bool mbarrier_wait_bounded(uint64_t* bar, uint32_t parity);
 // bar.sync and barrier.cluster (PTX ISA 9.7.13.1, 9.7.13.2). threads == 0:
 // every thread of the CTA (bar.sync without a count).
 void named_barrier_sync(uint32_t id, uint32_t threads);
+// bar.red.or.pred: bar.sync that returns whether any thread's predicate was true.
+bool named_barrier_or(uint32_t id, uint32_t threads, bool predicate);
 void cluster_arrive();
 void cluster_wait();
 

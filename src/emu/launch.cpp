@@ -5,6 +5,7 @@
 // the families' own parameter builders and launchers then run unchanged,
 // with the virtual GPU as the device.
 #include <algorithm>
+#include <cstring>
 
 #include "emu/machine.h"
 #include "emu/tensor_map.h"
@@ -60,13 +61,15 @@ cudaError_t launch_persistent(const KernelVariant& v, const GemmParams& params,
   const int clusters = caps.sm_count / v.cluster_size;
   if (clusters <= 0) return cudaErrorInvalidConfiguration;
   const int64_t grid =
-      persistent_clusters(params.scheduler.tile_count(), clusters, sm_count_target, v.cluster_size);
+      persistent_clusters(params.scheduler.unit_count(), clusters, sm_count_target, v.cluster_size);
   if (grid <= 0) return cudaErrorInvalidConfiguration;
   emu::LaunchConfig config;
   config.clusters = uint32_t(grid);
   config.cluster_size = uint32_t(v.cluster_size);
   config.threads = uint32_t(v.threads);
   config.smem_bytes = v.smem_bytes;
+  if (params.split.arrivals != nullptr)
+    std::memset(params.split.arrivals, 0, size_t(params.split.arrival_count) * sizeof(uint32_t));
   Launch<KernelEntry, GemmParams> launch{v.kernel, &params};
   return run_grid(config, launch.run, &launch).ok ? cudaSuccess : cudaErrorLaunchFailure;
 }

@@ -84,6 +84,8 @@ struct NamedBarrier {
   uint32_t expected = 0;  // 0: no barrier instance in progress
   uint32_t arrived = 0;
   uint64_t generation = 0;
+  bool any = false;                     // bar.red.or: the predicates of this instance so far
+  bool results[2] = {};                 // and of the last two instances, by generation parity
   std::vector<uint32_t> warp_arrivals;  // per warp of the CTA
   std::vector<Thread*> waiters;
 };

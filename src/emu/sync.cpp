@@ -73,7 +73,9 @@ uint64_t collective(Group group, const char* op, const uint64_t (&key)[3], uint6
 
 // ---- bar.sync ---------------------------------------------------------------
 
-void named_barrier_sync(uint32_t id, uint32_t threads) {
+void named_barrier_sync(uint32_t id, uint32_t threads) { named_barrier_or(id, threads, false); }
+
+bool named_barrier_or(uint32_t id, uint32_t threads, bool predicate) {
   Thread& t = self();
   Cta& cta = *t.cta;
   const char* ref = "PTX ISA bar.sync";
@@ -92,6 +94,7 @@ void named_barrier_sync(uint32_t id, uint32_t threads) {
                           count));
   }
   ++b.warp_arrivals[warp_of(t)];
+  b.any = b.any || predicate;
   const uint64_t generation = b.generation;
   if (++b.arrived == b.expected) {
     // bar.sync is barrier.sync.aligned: whole warps arrive.
@@ -103,14 +106,19 @@ void named_barrier_sync(uint32_t id, uint32_t threads) {
       }
       b.warp_arrivals[w] = 0;
     }
+    // The result stays until the barrier's instance after next completes,
+    // which needs this instance's threads to have returned first.
+    b.results[generation & 1] = b.any;
+    b.any = false;
     b.arrived = 0;
     b.expected = 0;
     ++b.generation;
     wake_all(b.waiters);
     preemption_point();
-    return;
+    return b.results[generation & 1];
   }
   while (b.generation == generation) block(b.waiters, {WaitKind::NamedBarrier, "bar.sync", id, 0});
+  return b.results[generation & 1];
 }
 
 // ---- barrier.cluster ----------------------------------------------------------

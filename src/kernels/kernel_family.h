@@ -3,6 +3,7 @@
 // launch reports back.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "bwgemm/bwgemm.h"
@@ -63,6 +64,10 @@ struct KernelFamily {
   // device: compiled for its layout, its rows within the configuration's,
   // its shared memory there; the decode configuration, its class of calls.
   bool (*config_takes)(const GemmProblem& p, const DeviceCaps& caps, int config);
+  // Workspace the configuration's launch may use (GemmProblem::workspace)
+  // besides packed operand copies: dispatch offers it where it can, and the
+  // launch runs without it where it cannot. NULL: none.
+  size_t (*workspace_room)(const GemmProblem& p, const DeviceCaps& caps, int config);
 };
 
 }  // namespace bwgemm

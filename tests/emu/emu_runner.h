@@ -31,6 +31,9 @@ EmuOutcome run_sm90(const HostGemm& g, const emu::Options& options, int config =
 // forced choice for -1) loads the case's operands as they are
 // (launch_params.h, plan_loads: row classes included).
 bool sm90_loads(const HostGemm& g, uint32_t sm_count, int config = -1);
+// The pieces the sm90 launch of the forced choice splits its last wave's
+// tiles into (tile_split.h; 1: none).
+int sm90_pieces(const HostGemm& g, uint32_t sm_count);
 EmuOutcome run_sm100(const HostGemm& g, const emu::Options& options, int config = -1);
 
 }  // namespace bwgemm::emu_test

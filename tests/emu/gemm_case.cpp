@@ -76,18 +76,18 @@ double gelu(double x) {
 
 std::string describe(const GemmCase& c) {
   char buf[320];
-  std::snprintf(buf, sizeof buf,
-                "%s->%s %c%c m=%lld n=%lld k=%lld batch=%lld%s alpha=%g beta=%g%s %s%lld "
-                "offset=%lld %s%s%s%s%s",
-                name(c.ab), name(c.c), c.ta ? 'T' : 'N', c.tb ? 'T' : 'N',
-                static_cast<long long>(c.m), static_cast<long long>(c.n),
-                static_cast<long long>(c.k), static_cast<long long>(c.batch),
-                c.broadcast_b ? " (B broadcast)" : "", double(c.alpha), double(c.beta),
-                c.device_scalars ? " (device scalars)" : "",
-                c.minimal_ld ? "ld=min" : "pad=", static_cast<long long>(c.minimal_ld ? 0 : c.pad),
-                static_cast<long long>(c.offset), c.integers ? "integers" : "gaussian",
-                c.bias ? " bias-" : "", c.bias ? name(c.bias_type) : "",
-                activation_name(c.activation), c.out_of_place ? " out-of-place" : "");
+  std::snprintf(
+      buf, sizeof buf,
+      "%s->%s %c%c m=%lld n=%lld k=%lld batch=%lld%s alpha=%g beta=%g%s %s%lld "
+      "offset=%lld %s%s%s%s%s%s",
+      name(c.ab), name(c.c), c.ta ? 'T' : 'N', c.tb ? 'T' : 'N', static_cast<long long>(c.m),
+      static_cast<long long>(c.n), static_cast<long long>(c.k), static_cast<long long>(c.batch),
+      c.broadcast_b ? " (B broadcast)" : "", double(c.alpha), double(c.beta),
+      c.device_scalars ? " (device scalars)" : "",
+      c.minimal_ld ? "ld=min" : "pad=", static_cast<long long>(c.minimal_ld ? 0 : c.pad),
+      static_cast<long long>(c.offset), c.integers ? "integers" : "gaussian",
+      c.bias ? " bias-" : "", c.bias ? name(c.bias_type) : "", activation_name(c.activation),
+      c.out_of_place ? " out-of-place" : "", c.workspace_bytes > 0 ? " workspace" : "");
   return buf;
 }
 

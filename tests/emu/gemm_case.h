@@ -28,6 +28,8 @@ struct GemmCase {
   DType bias_type = DType::F32;
   Activation activation = Activation::None;
   bool out_of_place = false;  // D a buffer of its own; C only read
+  // The call comes with a workspace (cuBLASLt's) of this many bytes.
+  size_t workspace_bytes = 0;
 };
 
 std::string describe(const GemmCase& c);

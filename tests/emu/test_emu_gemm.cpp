@@ -40,6 +40,10 @@ struct Run {
   // sm90: refused exactly where the configuration cannot load it (row
   // classes take some unaligned B, launch_params.h).
   bool sm90_by_plan = false;
+  // sm90, the forced choice: the pieces its last wave's tiles are split into
+  // (tile_split.h); 0: not checked. Checked cases run on the forced choice
+  // only (skipped where a configuration is named).
+  int pieces = 0;
 };
 
 std::vector<Run> matrix() {
@@ -313,6 +317,46 @@ std::vector<Run> matrix() {
   epilogue(DType::F16, DType::F16, false, DType::F16, Activation::Relu, false, 1.0f, 0.0f, 1);
   epilogue(DType::BF16, DType::F32, true, DType::F32, Activation::Relu, true, 1.0f, 0.0f, 2);
 
+  // The last wave's tiles split over K (tile_split.h), with a workspace:
+  // 3 tiles of 256 x 256 on 2 clusters (the third in two pieces of 33 and
+  // 32 k blocks), beta != 0, in the kernels' order and in random ones; NN
+  // with ldb odd (row classes, 8 tiles on 6 clusters: only the first piece
+  // zeroes its rows' heads), fp32 output; 5 tiles on 4 clusters in three
+  // pieces, gaussian inputs.
+  {
+    GemmCase w;
+    w.ab = w.c = DType::BF16;
+    w.ta = true;
+    w.m = 200;
+    w.n = 600;
+    w.k = 4100;
+    w.beta = 0.5f;
+    w.workspace_bytes = size_t{8} << 20;
+    runs.push_back({w, 4, 0});
+    runs.back().pieces = 2;
+    runs.push_back({w, 4, 31});
+    runs.back().pieces = 2;
+    w.ta = false;
+    w.minimal_ld = true;
+    w.c = DType::F32;
+    w.beta = 0.0f;
+    w.n = 2048;
+    runs.push_back({w, 12, 0, true, true});  // sm100 has no row classes: refused
+    runs.back().pieces = 2;
+    w.ta = true;
+    w.minimal_ld = false;
+    w.c = DType::F16;
+    w.ab = DType::F16;
+    w.integers = false;
+    w.n = 1100;
+    w.k = 6200;
+    runs.push_back({w, 8, 32});
+    runs.back().pieces = 3;
+    // ... and none without a workspace.
+    w.workspace_bytes = 0;
+    runs.push_back({w, 8, 0});
+    runs.back().pieces = 1;
+  }
   // Random interleavings and asynchronous completion orders.
   for (uint64_t seed = 1; seed <= 6; ++seed) {
     GemmCase r;
@@ -407,6 +451,11 @@ int main(int argc, char** argv) {
     if (filter != nullptr && name.find(filter) == std::string::npos) continue;
     const HostGemm g(r.c, case_seed);
     const DeviceCaps sm90_caps{0, 9, 0, int(r.sm_count), 232448};
+    // The split cases are the forced choice's (configuration 0's tiles).
+    if (config >= 0 && r.pieces > 0) {
+      ++skipped;
+      continue;
+    }
     if (config >= 0) {
       const float unused = 0.0f;
       const GemmProblem p = g.problem(g.a.data(), g.b.data(),
@@ -443,6 +492,10 @@ int main(int argc, char** argv) {
                                      : out.error;
     if (bad.empty() && out.launched && decode_config)
       bad = check_decode_prefetches(g, sm90_caps, out.run);
+    if (bad.empty() && !sm100 && config < 0 && r.pieces > 0 &&
+        sm90_pieces(g, o.sm_count) != r.pieces)
+      bad = "split its last wave into " + std::to_string(sm90_pieces(g, o.sm_count)) +
+            " pieces, not " + std::to_string(r.pieces);
     if (!bad.empty()) {
       ++failures;
       std::printf("FAIL %s\n%s\n", name.c_str(), bad.c_str());

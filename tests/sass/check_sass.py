@@ -45,7 +45,8 @@ def sm90(ab=r"[\w:]+", out=r"[\w:]+", row_mn=r"\w+", col_mn=r"\w+", config=r"\d+
 # the cluster multicasts or splits K, and how many kernels (4 type pairs x the
 # operand layouts each is compiled for).
 SM90_CONFIGS = {
-    0: dict(n=256, multicast=True, split_k=False, kernels=16, consumers=2),
+    # Split tiles: a last wave's tiles in pieces of K (tile_split.h).
+    0: dict(n=256, multicast=True, split_k=False, kernels=16, consumers=2, split_tiles=True),
     1: dict(n=128, multicast=True, split_k=False, kernels=16, consumers=1),
     2: dict(n=128, multicast=False, split_k=False, kernels=16, consumers=1),
     3: dict(n=64, multicast=False, split_k=False, kernels=8, consumers=1),
@@ -95,14 +96,21 @@ def sm90_config_rules():
         in_registers = c.get("register_windows", False)
         fragments = [r"^LDS\.U16\b", r"^HGMMA\S* R\d+, R\d+, gdesc"] if in_registers else []
         in_flight = [r"^WARPGROUP\.DEPBAR\.LE gsb0, 0x%d$" % (0 if in_registers else 1)]
+        # Split tiles: a piece's arrival counted at device scope, the last
+        # arrival told to the warpgroup by a barrier reduction, the other
+        # pieces' partials read from L2; no other configuration has them.
+        pieces = [r"^ATOMG\.E\.ADD\.STRONG\.GPU\b", r"^BAR\.RED\.OR\b",
+                  r"^LDG\.E\.128\.STRONG\.GPU\b"]
+        split_tiles = c.get("split_tiles", False)
         rules.append(Rule(
             f"sm90 configuration {config}",
             sm90(config=str(config)),
             require=[rf"^HGMMA\.64x{c['n']}x16\.F32\b"] + in_flight + loads + reduce + windows
-            + fragments,
+            + fragments + (pieces if split_tiles else []),
             forbid=[r"^HGMMA\.64x(?!" + str(c["n"]) + r"x)"]
             + ([] if c["multicast"] else [r"^UTMALDG\.3D\.MULTICAST\b"])
-            + ([r"^HGMMA\S* R\d+, gdesc"] if in_registers else []),
+            + ([r"^HGMMA\S* R\d+, gdesc"] if in_registers else [])
+            + ([] if split_tiles else pieces),
             count=c["kernels"],
         ))
     return rules

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The persistent loop over a cluster's tiles: cluster c takes linear tiles c,
-// c + clusters, c + 2 * clusters, ... (tile_scheduler.h). Every role of every
-// CTA walks the same sequence, so their rings stay in step.
+// The persistent loop over a cluster's work units: cluster c takes units c,
+// c + clusters, c + 2 * clusters, ... (tile_scheduler.h: a unit is a tile or
+// a piece of one). Every role of every CTA walks the same sequence, so their
+// rings stay in step.
 #pragma once
 
 #include "kernels/common/tile_scheduler.h"
@@ -9,21 +10,26 @@
 
 namespace bwgemm {
 
-// for (int64_t t : ClusterTiles(p.scheduler)) visits this cluster's tiles.
+// for (int64_t u : ClusterTiles<Cfg>(p.scheduler)) visits this cluster's
+// units: its tiles, where Cfg::kSplitTiles is false (the bound then costs
+// the producer warps no registers).
+template <class Cfg>
 class ClusterTiles {
  public:
   struct End {};
 
   class Iterator {
    public:
-    BWGEMM_DEVICE Iterator(int64_t tile, const TileScheduler& scheduler)
-        : tile_(tile), scheduler_(&scheduler) {}
-    BWGEMM_DEVICE int64_t operator*() const { return tile_; }
-    BWGEMM_DEVICE void operator++() { tile_ += ptx::cluster_count(); }
-    BWGEMM_DEVICE bool operator!=(End) const { return tile_ < scheduler_->tile_count(); }
+    BWGEMM_DEVICE Iterator(int64_t unit, const TileScheduler& scheduler)
+        : unit_(unit), scheduler_(&scheduler) {}
+    BWGEMM_DEVICE int64_t operator*() const { return unit_; }
+    BWGEMM_DEVICE void operator++() { unit_ += ptx::cluster_count(); }
+    BWGEMM_DEVICE bool operator!=(End) const {
+      return unit_ < (Cfg::kSplitTiles ? scheduler_->unit_count() : scheduler_->tile_count());
+    }
 
    private:
-    int64_t tile_;
+    int64_t unit_;
     const TileScheduler* scheduler_;
   };
 

@@ -46,6 +46,16 @@ struct ErrorFlag {
   uint32_t tag;
 };
 
+// Where the scheduler splits tiles over K (tile_scheduler.h), in the call's
+// workspace (tile_split.h): each piece's fp32 partial blocks, and per block
+// the pieces arrived so far (launch_persistent zeroes the `arrival_count`
+// counters before the kernel). NULL: no split.
+struct TileSplitBuffers {
+  float* partials;
+  uint32_t* arrivals;
+  uint32_t arrival_count;
+};
+
 // An operand's tensor map (boxes as the family's config says).
 struct OperandMap {
   CUtensorMap map;
@@ -117,6 +127,7 @@ struct GemmParams {
   const void* c_in;
   int64_t c_ld, c_stride;  // elements
   OutputStage stage;
+  TileSplitBuffers split;
   ErrorFlag error_flag;
   // How long a bounded wait may poll before it gives up (wait_budget_ns).
   uint64_t wait_budget_ns;

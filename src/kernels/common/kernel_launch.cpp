@@ -2,11 +2,14 @@
 #include "kernels/common/kernel_launch.h"
 
 #include <atomic>
+#include <cstdint>
+#include <limits>
 
 #include "core/env_config.h"
 #include "core/launch_order.h"
 #include "core/log.h"
 #include "core/recent_values.h"
+#include "kernels/common/tile_split.h"
 
 namespace bwgemm {
 namespace {
@@ -64,6 +67,21 @@ bwgemmReason_t build_anew(const BuildKey& key, const KernelVariant** variant, Ge
       persistent_clusters(params->scheduler.tile_count(), key.sm_count / shape.cluster_size,
                           key.problem.sm_count_target, shape.cluster_size);
   params->scheduler.batch_col_mask = batch_col_mask(*params, clusters);
+  // A thin last wave split over K, in the problem's workspace where it holds
+  // the pieces' partials (dispatch asks for room: tile_split_room).
+  const GemmProblem& p = key.problem;
+  if (shape.split_tiles && p.workspace != nullptr &&
+      reinterpret_cast<uintptr_t>(p.workspace) % 256 == 0) {
+    // The clusters the device runs at once, however many tiles.
+    const int64_t slots =
+        persistent_clusters(std::numeric_limits<int64_t>::max(), key.sm_count / shape.cluster_size,
+                            p.sm_count_target, shape.cluster_size);
+    const TileSplitPlan plan =
+        plan_tile_split(params->scheduler.tile_count(), slots,
+                        (int64_t{params->depth} + shape.block_k - 1) / shape.block_k, shape);
+    if (plan.pieces > 1 && plan.bytes <= p.workspace_bytes)
+      apply_tile_split(plan, shape, p.workspace, params);
+  }
   return BWGEMM_REASON_KERNEL_SELECTED;
 }
 

@@ -32,6 +32,9 @@ struct TileShape {
   // registers; the column operand, M/N-major, is loaded in the windows' k
   // order (k % 8, then k / 8), so k must be a multiple of 8.
   bool register_windows = false;
+  // The kernel runs a tile's k blocks as pieces on different clusters where
+  // the scheduler splits it (tile_split.h).
+  bool split_tiles = false;
 
   int row_ctas() const { return split_k ? 1 : cluster_size; }
   bool takes_rows(int64_t rows) const { return max_rows == 0 || rows <= max_rows; }

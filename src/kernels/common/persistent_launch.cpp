@@ -66,7 +66,7 @@ cudaError_t configure_persistent(const KernelVariant& v, const GemmParams& param
   const int clusters = max_active_clusters(v, caps);
   if (clusters <= 0) return cudaErrorInvalidConfiguration;
   const int64_t grid =
-      persistent_clusters(params.scheduler.tile_count(), clusters, sm_count_target, v.cluster_size);
+      persistent_clusters(params.scheduler.unit_count(), clusters, sm_count_target, v.cluster_size);
   out->kernel = v.kernel;
   out->config =
       launch_config(v, unsigned(grid), v.programmatic && after_releasing_grid, out->attrs);
@@ -85,8 +85,11 @@ cudaError_t launch_persistent(const KernelVariant& v, const GemmParams& params,
                               const DeviceCaps& caps, int sm_count_target, cudaStream_t stream,
                               bool after_releasing_grid) {
   PersistentConfig c;
-  const cudaError_t err =
+  cudaError_t err =
       configure_persistent(v, params, caps, sm_count_target, stream, after_releasing_grid, &c);
+  if (err == cudaSuccess && params.split.arrivals != nullptr)
+    err = cudaMemsetAsync(params.split.arrivals, 0,
+                          size_t(params.split.arrival_count) * sizeof(uint32_t), stream);
   return err != cudaSuccess ? err : enqueue_persistent(c, params);
 }
 

@@ -32,23 +32,23 @@ struct KernelVariant {
 // sm90's configurations from 0, sm100's from 144 (their kFirstVariantIndex).
 constexpr int kMaxKernelVariants = 192;
 
-// The clusters of a persistent grid: one per tile, up to the co-resident
+// The clusters of a persistent grid: one per work unit, up to the co-resident
 // clusters the device holds, and within `sm_count_target` SMs (a handle's
 // cublasSetSmCountTarget; 0: no limit) but never fewer than one.
-inline int64_t persistent_clusters(int64_t tiles, int co_resident_clusters, int sm_count_target,
+inline int64_t persistent_clusters(int64_t units, int co_resident_clusters, int sm_count_target,
                                    int cluster_size) {
-  int64_t clusters = std::min<int64_t>(tiles, co_resident_clusters);
+  int64_t clusters = std::min<int64_t>(units, co_resident_clusters);
   if (sm_count_target > 0)
     clusters = std::min<int64_t>(clusters, std::max(1, sm_count_target / cluster_size));
   return clusters;
 }
 
-// Enqueues `v` on `stream` over persistent_clusters() clusters: the two
-// steps below. The first launch of a variant on a device raises its
-// shared-memory limit and queries its cluster occupancy there; later ones
-// read the cache. `after_releasing_grid`: the grid follows one that releases
-// its dependents early (launch_order.h); a programmatic variant is then
-// launched as a programmatic dependent.
+// Enqueues `v` on `stream` over persistent_clusters() clusters of the
+// scheduler's work units: the two steps below, after zeroing the arrival
+// counts of tiles split over K (GemmParams::split). The first launch of a variant on a device
+// raises its shared-memory limit and queries its cluster occupancy there; later ones read the
+// cache. `after_releasing_grid`: the grid follows one that releases its dependents early
+// (launch_order.h); a programmatic variant is then launched as a programmatic dependent.
 cudaError_t launch_persistent(const KernelVariant& v, const GemmParams& params,
                               const DeviceCaps& caps, int sm_count_target, cudaStream_t stream,
                               bool after_releasing_grid);

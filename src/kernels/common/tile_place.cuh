@@ -15,6 +15,10 @@ struct TilePlace {
   int32_t rows;                             // D's rows (the row class's)
   int32_t out_col_offset;                   // added to col0 in the D map's coordinates
   int32_t col_k_offset;                     // subtracted from k in the column operand's coordinates
+  // The unit's piece of its tile, of `pieces` (1: the whole tile), and
+  // where split, the tile's index among the split tiles (tile_split.cuh).
+  int32_t piece, pieces;
+  int64_t split_tile;
   const CUtensorMap* row_map;
   const CUtensorMap* out_map;
 };
@@ -22,10 +26,17 @@ struct TilePlace {
 // Cfg: kRowCtas CTAs stacked along the rows, kBlockRows each, sharing a
 // kBlockCols-wide column block (CTAs of a cluster that split K instead share
 // the whole tile: kRowCtas is 1).
+// `unit`: a work unit of the scheduler (tile_scheduler.h), a whole tile
+// unless Cfg::kSplitTiles.
 template <class Cfg>
-BWGEMM_HOST_DEVICE TilePlace place_tile(const GemmParams& p, int64_t linear, uint32_t rank) {
-  const TileCoord t = p.scheduler.tile(linear);
+BWGEMM_HOST_DEVICE TilePlace place_tile(const GemmParams& p, int64_t unit, uint32_t rank) {
+  TileUnit u{unit, 0, 1};
+  if constexpr (Cfg::kSplitTiles) u = p.scheduler.unit(unit);
+  const TileCoord t = p.scheduler.tile(u.tile);
   TilePlace place;
+  place.piece = u.piece;
+  place.pieces = u.pieces;
+  place.split_tile = u.tile - p.scheduler.split_from;
   place.row0 = (t.row_block * Cfg::kRowCtas + int32_t(rank % Cfg::kRowCtas)) * Cfg::kBlockRows;
   place.col0 = t.col_block * Cfg::kBlockCols;
   place.row_plane = p.row.batched ? t.batch : 0;

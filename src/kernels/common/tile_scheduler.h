@@ -9,6 +9,12 @@
 // rows of a group, then across the columns, snaking back on every other group
 // so consecutive tiles share operand blocks in L2. With a batch_col_mask,
 // batch b's column blocks start (b & batch_col_mask) blocks on (wrapping).
+//
+// Clusters walk work units: a unit is a whole tile, or where the last wave's
+// tiles are split over K (split_from < tile_count: tile_split.h) one piece of
+// one, so that they fill more clusters. Units 0 .. split_from - 1 are tiles
+// 0 .. split_from - 1; then tile split_from + i is units split_from +
+// i * pieces + q, q < pieces, piece q taking the q-th share of its k blocks.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +29,12 @@ struct TileCoord {
   int32_t col_block;
 };
 
+// One unit of work: a tile, or piece `piece` of the `pieces` of a split tile.
+struct TileUnit {
+  int64_t tile;
+  int32_t piece, pieces;
+};
+
 struct TileScheduler {
   int32_t row_blocks;  // cluster tiles along the rows
   int32_t col_blocks;
@@ -35,8 +47,19 @@ struct TileScheduler {
   // wraps (a remainder's branch added 204-219 SASS instructions to every sm90
   // kernel, docs/perf.md v40-v41).
   uint32_t batch_col_mask;
+  // The first split tile (tile_count(): none) and each split tile's pieces.
+  int64_t split_from;
+  int32_t pieces;
 
   BWGEMM_HOST_DEVICE int64_t tile_count() const { return int64_t{row_blocks} * col_blocks * batch; }
+  BWGEMM_HOST_DEVICE int64_t unit_count() const {
+    return tile_count() + (tile_count() - split_from) * (pieces - 1);
+  }
+  BWGEMM_HOST_DEVICE TileUnit unit(int64_t u) const {
+    if (u < split_from) return {u, 0, 1};
+    const int64_t split = (u - split_from) / pieces;
+    return {split_from + split, static_cast<int32_t>(u - split_from - split * pieces), pieces};
+  }
 
   BWGEMM_HOST_DEVICE TileCoord tile(int64_t linear) const {
     const int64_t per_batch = int64_t{row_blocks} * col_blocks;
@@ -67,6 +90,8 @@ inline TileScheduler make_tile_scheduler(int64_t rows, int64_t cols, int64_t bat
   s.batch = static_cast<int32_t>(batch);
   s.group = group < 1 ? 1 : group;
   s.batch_col_mask = 0;
+  s.split_from = s.tile_count();
+  s.pieces = 1;
   return s;
 }
 

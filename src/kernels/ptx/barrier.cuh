@@ -156,6 +156,23 @@ BWGEMM_DEVICE void named_barrier_sync(uint32_t id, uint32_t threads) {
 #endif
 }
 
+// bar.red.or.pred on a named barrier: bar.sync, and whether any of the
+// threads' predicates was true (the same answer in every thread).
+BWGEMM_DEVICE bool named_barrier_any(uint32_t id, uint32_t threads, bool predicate) {
+#if defined(BWGEMM_EMU)
+  return emu::named_barrier_or(id, threads, predicate);
+#else
+  uint32_t any;
+  asm volatile(
+      "{\n.reg .pred p, q;\nsetp.ne.u32 p, %1, 0;\nbar.red.or.pred q, %2, %3, p;\n"
+      "selp.u32 %0, 1, 0, q;\n}\n"
+      : "=r"(any)
+      : "r"(uint32_t(predicate)), "r"(id), "r"(threads)
+      : "memory");
+  return any != 0;
+#endif
+}
+
 // bar.sync 0: every thread of the CTA (__syncthreads).
 BWGEMM_DEVICE void cta_sync() {
 #if defined(BWGEMM_EMU)

@@ -84,6 +84,8 @@ struct Config {
   static constexpr int kClusterSize = kShape.cluster_size;
   static constexpr bool kPair = kShape.mode == ClusterMode::kPair;
   static constexpr bool kSplitK = kShape.mode == ClusterMode::kSplitK;
+  // The scheduler never splits this family's tiles over K (tile_split.h).
+  static constexpr bool kSplitTiles = false;
   static constexpr int kCtaGroup = kPair ? 2 : 1;  // tcgen05's .cta_group
   static constexpr int kRowCtas = kPair ? 2 : 1;   // CTAs stacked along the rows
   static constexpr int kBlockRows = 128;           // per CTA: TMEM's lanes

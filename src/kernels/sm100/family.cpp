@@ -21,7 +21,7 @@ LaunchResult launch(const GemmProblem& p, const DeviceCaps& caps, int config,
 }  // namespace
 
 extern const KernelFamily kFamily = {
-    BWGEMM_PATH_SM100, "sm100",      true,   runs_on, supports,    choose_config,
-    config_name,       kConfigCount, launch, nullptr, config_takes};
+    BWGEMM_PATH_SM100, "sm100",      true,   runs_on, supports,     choose_config,
+    config_name,       kConfigCount, launch, nullptr, config_takes, nullptr};
 
 }  // namespace bwgemm::sm100

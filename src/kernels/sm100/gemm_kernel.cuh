@@ -132,7 +132,7 @@ BWGEMM_DEVICE void produce(const GemmParams& p, const SharedStorage<Cfg>& smem, 
                            int32_t k_blocks) {
   const KRange ks = k_range<Cfg>(k_blocks, rank);
   PipelineState<Cfg::kStages> ring;
-  for (const int64_t t : ClusterTiles(p.scheduler)) {
+  for (const int64_t t : ClusterTiles<Cfg>(p.scheduler)) {
     const TilePlace place = place_tile<Cfg>(p, t, rank);
     const int32_t cols0 = place.col0 + int32_t(rank % Cfg::kRowCtas) * Cfg::kLoadedCols;
     for (int32_t kb = ks.begin; kb < ks.begin + ks.count; ++kb) {
@@ -189,7 +189,7 @@ BWGEMM_DEVICE void issue_mma(const GemmParams& p, const SharedStorage<Cfg>& smem
                           Cfg::kMmaRows, Cfg::kBlockCols);
   PipelineState<Cfg::kStages> ring;
   PipelineState<Cfg::kAccumulators> acc_ring;
-  for ([[maybe_unused]] const int64_t t : ClusterTiles(p.scheduler)) {
+  for ([[maybe_unused]] const int64_t t : ClusterTiles<Cfg>(p.scheduler)) {
     // The epilogues (of both CTAs of the pair) must have drained this
     // accumulator.
     if (!wait_or_fail(smem.tmem_empty(acc_ring.stage), acc_ring.phase ^ 1, p)) return;
@@ -321,7 +321,7 @@ BWGEMM_DEVICE void drain(const GemmParams& p, const SharedStorage<Cfg>& smem, ui
                          uint32_t tmem_base, int32_t my_k_blocks, float alpha, float beta) {
   PipelineState<Cfg::kAccumulators> acc_ring;
   [[maybe_unused]] uint32_t reduce_phase = 0;
-  for (const int64_t t : ClusterTiles(p.scheduler)) {
+  for (const int64_t t : ClusterTiles<Cfg>(p.scheduler)) {
     const TilePlace place = place_tile<Cfg>(p, t, rank);
     const uint32_t acc = acc_ring.stage;
     const uint32_t acc_column = tmem_base + acc * Cfg::kBlockCols;

@@ -71,6 +71,9 @@ struct Shape {
   // one load of a warp reads one class's rows 2 apart: no bank conflicts.
   // Needs k % 8 == 0 (launch_params.h).
   bool register_windows = false;
+  // Where the launch splits the last wave's tiles over K (tile_split.h), the
+  // kernel runs their pieces and adds them (tile_split.cuh).
+  bool split_tiles = false;
 };
 
 constexpr uint8_t kAllLayouts = 0xF;
@@ -83,7 +86,8 @@ constexpr uint8_t kRowMNColMNLayout = 0x8;
 
 inline constexpr Shape kShapes[] = {
     // The large-shape configuration (docs/perf.md).
-    {"sm90_256x256x64_3stage_2cta", 2, 256, 2, ClusterMode::kMulticast, 3, kAllLayouts, false},
+    {"sm90_256x256x64_3stage_2cta", 2, 256, 2, ClusterMode::kMulticast, 3, kAllLayouts, false, 0,
+     32 * 1024, 0, 1, false, true},
     // A quarter of the tile for small and skinny shapes: 4x the tiles.
     {"sm90_128x128x64_6stage_2cta", 1, 128, 2, ClusterMode::kMulticast, 6, kAllLayouts, true},
     // One CTA, 64 x 128: 8x the tiles of configuration 0, no cluster.
@@ -165,6 +169,7 @@ struct Config {
   // GPT-2's weight gradient, the consumers waiting on them: docs/perf.md v23).
   // With register windows (Shape::register_windows) a stage's row tile is
   // its window instead, and nothing shifts it.
+  static constexpr bool kSplitTiles = kShape.split_tiles;
   static constexpr int kRowWindows = kShape.row_windows;
   static constexpr bool kRegisterWindows = kShape.register_windows;
   static constexpr uint32_t kWindowRowBytes = (kBlockRows + 8) * 2;
@@ -272,6 +277,8 @@ struct Config {
   // shift_window asserts it.)
   static_assert(!kRegisterWindows || (kRowWindows == 0 && kMulticast && kBlockCols == 256),
                 "register windows: no shifters, configuration 0's tiles");
+  static_assert(!kSplitTiles || (!kSplitK && kRowWindows == 0 && !kRegisterWindows),
+                "split tiles: whole k blocks per CTA, read by TMA");
   static_assert(kRowWindows == 0 || !kSplitK,
                 "row windows: the shifters run every k block, not a split-K share");
   static_assert(kWindowClassBytes % 128 == 0, "each class's box lands 128-byte aligned");

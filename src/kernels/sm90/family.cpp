@@ -6,6 +6,7 @@
 #include "kernels/common/launch_params.h"
 #include "kernels/common/pack.h"
 #include "kernels/common/persistent_launch.h"
+#include "kernels/common/tile_split.h"
 #include "kernels/decode/check.h"
 #include "kernels/decode/config.h"
 #include "kernels/decode/launch.h"
@@ -33,10 +34,25 @@ static_assert(decode::kMaxTokens <= kMaxTransposedColumns,
 // 3.6 us copy + 11 us against 22 us on 64 x 128 tiles, docs/perf.md v29). Both parts are built
 // before either is enqueued: the edge's configuration may not read every operand the body's reads
 // in place (a B read through row windows), and a part that cannot be built leaves the call whole.
+// Whether `config`'s grid for the whole of `p` splits its last wave's tiles
+// over K (tile_split.h: where the problem's workspace holds their partials).
+bool splits_tiles(const GemmProblem& p, const DeviceCaps& caps, int config, ErrorFlag error_flag) {
+  if (p.workspace == nullptr || !kShapes[config].split_tiles) return false;
+  const KernelVariant* variant = nullptr;
+  GemmParams params;
+  return build_launch(kCatalog, p, caps, config, error_flag, &variant, &params) ==
+             BWGEMM_REASON_KERNEL_SELECTED &&
+         params.scheduler.pieces > 1;
+}
+
 bool launch_split(const GemmProblem& p, const DeviceCaps& caps, int config, ErrorFlag error_flag,
                   LaunchResult* out) {
   GridSplit split;
-  if (!plan_grid_split(p, caps, config, &split)) return false;
+  if (!plan_grid_split(p, caps, config, splits_tiles(p, caps, config, error_flag), &split))
+    return false;
+  // The workspace is the edge's (its tokens' copy), not the body's.
+  split.parts.body.workspace = nullptr;
+  split.parts.body.workspace_bytes = 0;
   GemmProblem copied{};
   Matrix16 tokens{};
   const bool copies_tokens = split.edge_may_decode &&
@@ -78,6 +94,14 @@ LaunchResult launch(const GemmProblem& p, const DeviceCaps& caps, int config,
   return launch_gemm(kCatalog, p, caps, config, error_flag);
 }
 
+// Room for the partials of a last wave split over K (tile_split.h).
+size_t workspace_room(const GemmProblem& p, const DeviceCaps& caps, int config) {
+  if (config < 0 || config >= kConfigCount) return 0;
+  const int sms = p.sm_count_target > 0 && p.sm_count_target < caps.sm_count ? p.sm_count_target
+                                                                             : caps.sm_count;
+  return tile_split_room(sms / kShapes[config].cluster_size, p.k, tile_shape(config, p.c_type));
+}
+
 }  // namespace
 
 extern const KernelFamily kFamily = {BWGEMM_PATH_SM90,
@@ -90,6 +114,7 @@ extern const KernelFamily kFamily = {BWGEMM_PATH_SM90,
                                      kFamilyConfigCount,
                                      launch,
                                      reads_unaligned_b,
-                                     config_takes};
+                                     config_takes,
+                                     workspace_room};
 
 }  // namespace bwgemm::sm90

@@ -14,6 +14,10 @@
 //    ranks push their fp32 partial blocks into rank 0's shared memory, which
 //    adds them in rank order (a fixed order: bitwise reproducible) and
 //    stores D.
+// Where the launch splits the last wave's tiles over K (Cfg::kSplitTiles,
+// tile_split.h), a cluster's unit may be one piece of a tile: its consumers
+// leave their partial blocks in the workspace, and the last piece to arrive
+// adds them all and stores D (tile_split.cuh).
 // Consumers hold the accumulators in registers, stage their block of D in
 // 128B-swizzled chunks, issue one TMA store per chunk and start the next tile
 // while the stores drain (the producer has already loaded its first stages).
@@ -32,6 +36,7 @@
 #include "kernels/common/smem_desc.h"
 #include "kernels/common/stage_storage.cuh"
 #include "kernels/common/tile_place.cuh"
+#include "kernels/common/tile_split.cuh"
 #include "kernels/ptx/barrier.cuh"
 #include "kernels/ptx/fence.cuh"
 #include "kernels/ptx/grid_dependency.cuh"
@@ -111,11 +116,11 @@ BWGEMM_DEVICE void produce(const GemmParams& p, const SharedStorage<Cfg>& smem, 
   constexpr uint32_t kTmaBytes = Cfg::kRowWindows > 0    ? Cfg::kColTileBytes
                                  : Cfg::kRegisterWindows ? Cfg::kWindowBytes + Cfg::kColTileBytes
                                                          : Cfg::kStageBytes;
-  const KRange ks = k_range<Cfg>(k_blocks, rank);
   PipelineState<Cfg::kStages> ring;
   [[maybe_unused]] PipelineState<Cfg::kRowWindows> windows;
-  for (const int64_t t : ClusterTiles(p.scheduler)) {
-    const TilePlace place = place_tile<Cfg>(p, t, rank);
+  for (const int64_t u : ClusterTiles<Cfg>(p.scheduler)) {
+    const TilePlace place = place_tile<Cfg>(p, u, rank);
+    const KRange ks = k_range<Cfg>(k_blocks, rank, place.piece, place.pieces);
     const uint32_t share = Cfg::kMulticast ? rank : 0;
     const int32_t share0 = place.col0 + int32_t(share) * Cfg::kLoadedCols;
     for (int32_t kb = ks.begin; kb < ks.begin + ks.count; ++kb) {
@@ -327,8 +332,10 @@ struct SharedA {
   int32_t head_zeros;  // elements of each row to zero in the first k block
   uint64_t desc = 0;
 
-  BWGEMM_DEVICE SharedA(const GemmParams&, uint32_t consumer_, const TilePlace& place)
-      : consumer(consumer_), head_zeros(place.col_k_offset) {}
+  // first_block: the unit's k blocks start at the tile's first.
+  BWGEMM_DEVICE SharedA(const GemmParams&, uint32_t consumer_, const TilePlace& place,
+                        bool first_block)
+      : consumer(consumer_), head_zeros(first_block ? place.col_k_offset : 0) {}
 
   BWGEMM_DEVICE void prepare(const SharedStorage<Cfg>& smem, uint32_t stage, int32_t kb) {
     const uint32_t half = consumer * (Cfg::kRowTileBytes / 2);
@@ -354,7 +361,7 @@ struct RegisterA {
   WindowFragments<Cfg> fragments;
   uint32_t a[WindowFragments<Cfg>::kSteps][4];
 
-  BWGEMM_DEVICE RegisterA(const GemmParams& p, uint32_t consumer, const TilePlace&)
+  BWGEMM_DEVICE RegisterA(const GemmParams& p, uint32_t consumer, const TilePlace&, bool)
       : fragments(p, consumer) {}
 
   BWGEMM_DEVICE void prepare(const SharedStorage<Cfg>& smem, uint32_t stage, int32_t) {
@@ -511,18 +518,18 @@ BWGEMM_DEVICE void consume(const GemmParams& p, const SharedStorage<Cfg>& smem, 
   static_assert(!Cfg::kRegisterWindows || (Cfg::kRowMN && Cfg::kColMN),
                 "register windows: M/N-major operands");
   float acc[Mma::kAccumulators];
-  const int32_t my_k_blocks = k_range<Cfg>(k_blocks, rank).count;
   PipelineState<Cfg::kStages> ring;
   uint32_t reduce_phase = 0;
-  for (const int64_t t : ClusterTiles(p.scheduler)) {
-    const TilePlace place = place_tile<Cfg>(p, t, rank);
+  for (const int64_t u : ClusterTiles<Cfg>(p.scheduler)) {
+    const TilePlace place = place_tile<Cfg>(p, u, rank);
+    const KRange ks = k_range<Cfg>(k_blocks, rank, place.piece, place.pieces);
     // Zeroing ends the previous tile's accumulators' lifetime (wgmma's asm
     // operands are read-write), so the epilogue can reuse their registers.
 #pragma unroll
     for (float& v : acc) v = 0.0f;
-    if (my_k_blocks > 0) {
-      RowSource rows(p, consumer, place);
-      mainloop<Cfg, Mma>(smem, ring, rank, my_k_blocks, rows, acc);
+    if (ks.count > 0) {
+      RowSource rows(p, consumer, place, ks.begin == 0);
+      mainloop<Cfg, Mma>(smem, ring, rank, ks.count, rows, acc);
     }
     if constexpr (Cfg::kSplitK) {
       const uint32_t phase = reduce_phase;
@@ -532,6 +539,13 @@ BWGEMM_DEVICE void consume(const GemmParams& p, const SharedStorage<Cfg>& smem, 
         continue;
       }
       add_partials<Cfg>(smem, consumer, phase, acc);
+    }
+    if constexpr (Cfg::kSplitTiles) {
+      const int64_t block =
+          (place.split_tile * Cfg::kClusterSize + rank) * Cfg::kConsumers + consumer;
+      if (place.pieces > 1 &&
+          !gather_pieces(p.split, block, place.piece, place.pieces, 1 + consumer, acc))
+        continue;
     }
     epilogue_tile<Cfg, Mma, Form>(p, smem, place, consumer, alpha, beta, acc);
   }
@@ -589,7 +603,8 @@ BWGEMM_DEVICE void gemm_kernel_body(const GemmParams& p) {
         });
         if (behind) shifter.step(smem);
       } else {
-        for ([[maybe_unused]] const int64_t t : ClusterTiles(p.scheduler))
+        // Every unit a whole tile (config.h: no split tiles with row windows).
+        for ([[maybe_unused]] const int64_t u : ClusterTiles<Cfg>(p.scheduler))
           for (int32_t kb = 0; kb < k_blocks; ++kb) shifter.step(smem);
       }
     } else if (warp == 0 && ptx::elect_one()) {

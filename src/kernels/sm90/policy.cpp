@@ -243,7 +243,9 @@ bool decode_three_an_sm_wins(const GemmProblem& p, const DeviceCaps& caps) {
 // tiles at kHalfColumnsRowClassesSpeed: 1 + 0.5 / 0.70 = 1.71 waves' time
 // instead of 2. Measured on an H200 (docs/perf.md v24), over cuBLAS on the
 // call with k 50304: 0.76x -> 0.88-0.91x; 1280 x 8192 x 50257 (predicted
-// 2.71 waves against 3) 0.83-0.84x -> 0.93-0.95x.
+// 2.71 waves against 3) 0.83-0.84x -> 0.93-0.95x. Where the call has room
+// in a workspace, its last wave's tiles are split over K instead
+// (kernels/common/tile_split.h: 1.5 waves' time), and this split is not made.
 bool split_last_wave(const GemmProblem& p, int64_t clusters, EdgeSplit* out) {
   if (p.batch != 1 || p.k < kMinEdgeDepth || clusters <= 0) return false;
   const int64_t row_blocks = (p.n + 255) / 256, tiles = cluster_tiles(p, 256);
@@ -311,14 +313,15 @@ ConfigChoice select_config(const GemmProblem& p, const DeviceCaps& caps) {
 constexpr int kEdgeConfig = shape_index("sm90_64x128x64_8stage_1cta");
 static_assert(kEdgeConfig > 0 && kShapes[kEdgeConfig].layouts == kAllLayouts);
 
-bool plan_grid_split(const GemmProblem& p, const DeviceCaps& caps, int config, GridSplit* out) {
+bool plan_grid_split(const GemmProblem& p, const DeviceCaps& caps, int config, bool tiles_split,
+                     GridSplit* out) {
   const int64_t clusters = target_sms(p, caps) / kShapes[config].cluster_size;
   if (split_ragged_edge(p, tile_shape(config, p.c_type), clusters, &out->parts)) {
     out->edge_config = kEdgeConfig;
     out->edge_may_decode = true;
     return true;
   }
-  if (config != 0 || !split_last_wave(p, clusters, &out->parts)) return false;
+  if (config != 0 || tiles_split || !split_last_wave(p, clusters, &out->parts)) return false;
   out->edge_config = kHalfColumnsConfig;
   out->edge_may_decode = false;
   return true;

@@ -31,8 +31,11 @@ struct GridSplit {
 };
 
 // True, with *out filled, where `config`'s grid is split on this device
-// (its SMs, or the handle's SM count target).
-bool plan_grid_split(const GemmProblem& p, const DeviceCaps& caps, int config, GridSplit* out);
+// (its SMs, or the handle's SM count target). `tiles_split`: the whole grid
+// splits its last wave's tiles over K instead (tile_split.h), which leaves
+// fewer idle clusters than any split by columns.
+bool plan_grid_split(const GemmProblem& p, const DeviceCaps& caps, int config, bool tiles_split,
+                     GridSplit* out);
 
 // A ragged edge whose op(B) columns are N-major (NT, TT: the decode kernel
 // reads tokens K-major) as a decode GEMM on a K-major copy of them in the

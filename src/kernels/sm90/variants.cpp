@@ -51,7 +51,8 @@ TileShape tile_shape(int config, DType out_type) {
           s.mode == ClusterMode::kMulticast && s.row_windows == 0,
           s.row_windows > 0 || s.register_windows,
           s.row_tile_rows,
-          s.register_windows};
+          s.register_windows,
+          s.split_tiles};
 }
 
 }  // namespace bwgemm::sm90

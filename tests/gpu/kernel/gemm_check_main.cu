@@ -175,6 +175,36 @@ std::vector<GemmCase> last_wave_cases() {
   return cases;
 }
 
+// Last waves split over K (src/kernels/common/tile_split.h), where the
+// stream's workspace holds the pieces' partials: 768 x 8192 x >= 8191 on
+// configuration 0 makes 96 tiles of 256 x 256, and on 132 SMs (66 clusters)
+// the last 30 run as two pieces each; NN with B's leading dimension odd
+// (row classes, NaN in B's padding: only the first piece zeroes the rows'
+// heads), fp32 output; TN 512 x 2048 x 8192 makes 16 tiles, four pieces
+// each. beta != 0, device scalars.
+std::vector<GemmCase> tile_split_cases() {
+  std::vector<GemmCase> cases;
+  int i = 0;
+  for (Elem ab : kTypes)
+    for (int variant = 0; variant < 3; ++variant) {
+      GemmCase c;
+      c.ab = ab;
+      c.c = variant == 1 ? Elem::F32 : ab;
+      c.ta = variant == 2;
+      c.m = variant == 2 ? 512 : 768;
+      c.n = variant == 2 ? 2048 : 8192;
+      c.k = variant == 2 ? 8192 : 8191 + 2 * i;
+      c.ld_align = variant == 2 ? 8 : 1;
+      c.nan_padding = !c.ta;
+      c.alpha = kAlphaBeta[i % 4][0] == 0 ? 1.0f : kAlphaBeta[i % 4][0];
+      c.beta = kAlphaBeta[i % 4][1];
+      c.device_scalars = i % 2;
+      cases.push_back(c);
+      ++i;
+    }
+  return cases;
+}
+
 // Every (input type, output type, ops) combination over every shape; the
 // remaining factors rotate so that each combination meets every value.
 int run_matrix() {
@@ -229,6 +259,8 @@ int run_matrix() {
     ours.add(c, run_and_check(c, Runner::BwgemmForced, 78, nullptr), "ragged edge ");
   for (const GemmCase& c : last_wave_cases())
     ours.add(c, run_and_check(c, Runner::BwgemmForced, 79, nullptr), "last wave ");
+  for (const GemmCase& c : tile_split_cases())
+    ours.add(c, run_and_check(c, Runner::BwgemmForced, 80, nullptr), "tile split ");
   const int a = ours.finish("matrix (bwgemm kernel forced)");
   const int b = theirs.finish("matrix (real cuBLAS, same checker)");
   std::printf("matrix: device fp64 reference spot-checked on the host, %d mismatches\n",
@@ -386,6 +418,8 @@ int run_determinism() {
   big.ta = true;
   cases.push_back(big);
   for (const GemmCase& d : decode_cases()) cases.push_back(d);
+  // Whichever piece of a split tile arrives last adds them in piece order.
+  for (const GemmCase& s : tile_split_cases()) cases.push_back(s);
   for (const GemmCase& c : cases) {
     const std::string first = run_and_fetch(c, 7, stream, handle);
     const std::string second = run_and_fetch(c, 7, stream, handle);
@@ -512,6 +546,16 @@ int run_sanitizer_subset() {
   Tally tally;
   for (const GemmCase& c : small_cases())
     tally.add(c, run_and_check(c, Runner::BwgemmForced, 5, nullptr));
+  // One tile in two pieces of K (tile_split.h), NN with B's leading
+  // dimension odd: the pieces' partials and arrival counts.
+  GemmCase split;
+  split.m = 256;
+  split.n = 256;
+  split.k = 4097;
+  split.ld_align = 1;
+  split.nan_padding = true;
+  split.beta = 0.5f;
+  tally.add(split, run_and_check(split, Runner::BwgemmForced, 5, nullptr));
   return tally.finish("sanitizer subset");
 }
 

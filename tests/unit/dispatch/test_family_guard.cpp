@@ -111,9 +111,9 @@ bwgemm::LaunchResult no_launch(const bwgemm::GemmProblem&, const bwgemm::DeviceC
 
 bool no_config_takes(const bwgemm::GemmProblem&, const bwgemm::DeviceCaps&, int) { return false; }
 
-const bwgemm::KernelFamily kGuarded = {BWGEMM_PATH_SM100, "sm100",   true,           never_runs,
-                                       takes_nothing,     no_config, no_name,        1,
-                                       no_launch,         nullptr,   no_config_takes};
+const bwgemm::KernelFamily kGuarded = {BWGEMM_PATH_SM100, "sm100", true, never_runs, takes_nothing,
+                                       no_config,         no_name, 1,    no_launch,  nullptr,
+                                       no_config_takes,   nullptr};
 
 // The context is the current one, as current_device_caps reports it.
 bwgemm::DeviceCaps device(int index) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "dispatch/launch.h"
+#include "kernels/common/pack.h"
 #include "kernels/common/ragged_edge.h"
 #include "support/cmocka_cxx.h"
 #include "support/fake_guard.h"
@@ -242,6 +243,60 @@ void no_room_is_taken_where_no_edge_is_cut(void**) {
   assert_int_equal(fake::workspace_requests()[0], 2 * size_t(128) * p.k * 2);
 }
 
+// A family that asks for room for its launch (KernelFamily::workspace_room:
+// the sm90 family's last waves split over K) gets the stream's workspace
+// where no operand is copied, the caller's where it holds the room, and
+// none where neither can be had (the launch then runs without); after
+// copies, the larger of its room and an edge's.
+constexpr size_t kLaunchRoom = 4096;
+size_t launch_room(const GemmProblem&, const bwgemm::DeviceCaps&, int) { return kLaunchRoom; }
+
+bwgemm::LaunchResult launch_with_room(const GemmProblem& p) {
+  static bwgemm::KernelFamily family = fake::family(0);
+  family.workspace_room = launch_room;
+  const bwgemm::Plan plan{&family, 0, BWGEMM_REASON_KERNEL_SELECTED, nullptr};
+  return bwgemm::launch_planned(plan, p, kCaps);
+}
+
+void a_familys_launch_room_is_offered(void**) {
+  GemmProblem p = odd_ldb();
+  p.ldb = 208;  // nothing to copy
+  assert_int_equal(int(launch_with_room(p).status), int(LaunchStatus::kEnqueued));
+  GemmProblem got = fake::record(0).last_problem;
+  assert_ptr_equal(got.workspace, fake::workspace_base());
+  assert_int_equal(got.workspace_bytes, kLaunchRoom);
+  assert_true(fake::pack_calls().empty());
+
+  fake::reset_pack(kLaunchRoom - 1);  // the stream's cannot be had
+  assert_int_equal(int(launch_with_room(p).status), int(LaunchStatus::kEnqueued));
+  assert_null(fake::record(0).last_problem.workspace);
+  assert_int_equal(fake::record(0).last_problem.workspace_bytes, 0);
+
+  alignas(256) static uint8_t lent[2 * kLaunchRoom];  // the caller's holds it
+  p.workspace = lent;
+  p.workspace_bytes = sizeof lent;
+  fake::reset_pack();
+  assert_int_equal(int(launch_with_room(p).status), int(LaunchStatus::kEnqueued));
+  assert_ptr_equal(fake::record(0).last_problem.workspace, lent);
+  assert_int_equal(fake::record(0).last_problem.workspace_bytes, sizeof lent);
+  assert_true(fake::workspace_requests().empty());
+
+  p.workspace_bytes = kLaunchRoom - 1;  // too small: the stream's, else the caller's stays
+  fake::reset_pack(kLaunchRoom - 1);
+  assert_int_equal(int(launch_with_room(p).status), int(LaunchStatus::kEnqueued));
+  assert_ptr_equal(fake::record(0).last_problem.workspace, lent);
+
+  fake::reset_pack();
+  GemmProblem copied = odd_ldb();  // B packed: its copy, then the room
+  const size_t copy =
+      bwgemm::packed_bytes(bwgemm::Matrix16{copied.b, copied.k, copied.n, copied.ldb, 0, 1});
+  assert_int_equal(int(launch_with_room(copied).status), int(LaunchStatus::kEnqueued));
+  got = fake::record(0).last_problem;
+  assert_int_equal(fake::pack_calls().size(), 1);
+  assert_int_equal(fake::workspace_requests()[0], (copy + 255) / 256 * 256 + kLaunchRoom);
+  assert_int_equal(got.workspace_bytes, kLaunchRoom);
+}
+
 }  // namespace
 
 #define TEST(f) cmocka_unit_test_setup(f, reset_all)
@@ -256,6 +311,7 @@ int main() {
       TEST(packed_columns_are_padded_to_whole_lines),
       TEST(the_workspace_left_after_the_copies_is_the_problems),
       TEST(no_room_is_taken_where_no_edge_is_cut),
+      TEST(a_familys_launch_room_is_offered),
   };
   return cmocka_run_group_tests_name("launch", tests, nullptr, nullptr);
 }

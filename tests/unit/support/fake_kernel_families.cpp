@@ -61,7 +61,7 @@ bool takes_any(const bwgemm::GemmProblem&, const bwgemm::DeviceCaps&, int config
 template <int I>
 bwgemm::KernelFamily make_family(const char* name) {
   return {BWGEMM_PATH_SM90,  name,         false,     runs_on<I>, supports<I>, choose_config<I>,
-          name_of_config<I>, kConfigCount, launch<I>, nullptr,    takes_any};
+          name_of_config<I>, kConfigCount, launch<I>, nullptr,    takes_any,   nullptr};
 }
 
 bwgemm::KernelFamily g_families[kFamilyCount] = {make_family<0>("fake0"), make_family<1>("fake1"),

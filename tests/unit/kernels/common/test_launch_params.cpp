@@ -21,6 +21,7 @@
 #include "kernels/common/kernel_view.h"
 #include "kernels/common/launch_params.h"
 #include "kernels/common/ragged_edge.h"
+#include "kernels/common/tile_split.h"
 #include "kernels/sm90/config.h"
 #include "kernels/sm90/variants.h"
 #include "support/cmocka_cxx.h"
@@ -1025,6 +1026,58 @@ void a_repeated_build_is_kept(void**) {
   }).join();
 }
 
+// A thin last wave split over K (tile_split.h) as a build makes it: GPT-2's
+// input gradient (NN 768 x 8192 x 50257, ldb odd: 96 tiles of 256 x 256 by
+// row classes) on 66 clusters splits its last 30 tiles in two where the
+// problem's workspace holds their partials, and the buffers lie in it; not
+// without a workspace, with one too small or not 256-byte aligned, on
+// another configuration, or on a device whose waves it fills.
+void a_build_splits_a_thin_last_wave_in_the_workspace(void**) {
+  const bwgemm::VariantCatalog catalog = {"sm90", bwgemm::sm90::select_variant,
+                                          bwgemm::sm90::tile_shape, true};
+  const bwgemm::DeviceCaps h100{0, 9, 0, 132, 232448};
+  alignas(256) static uint8_t workspace[size_t{20} << 20];
+  GemmProblem p = problem_of(minimal_call(CUBLAS_OP_N, CUBLAS_OP_N, 768, 8192, 50257, 0),
+                             CUBLAS_POINTER_MODE_HOST);
+  const auto built = [&](const GemmProblem& q, const bwgemm::DeviceCaps& caps, int config) {
+    const bwgemm::KernelVariant* variant = nullptr;
+    GemmParams g{};
+    assert_int_equal(bwgemm::build_launch(catalog, q, caps, config, {nullptr, 0}, &variant, &g),
+                     BWGEMM_REASON_KERNEL_SELECTED);
+    return g;
+  };
+  GemmParams g = built(p, h100, 0);
+  assert_int_equal(g.scheduler.tile_count(), 96);
+  assert_int_equal(g.scheduler.pieces, 1);
+  assert_null(g.split.arrivals);
+  p.workspace = workspace;
+  p.workspace_bytes = sizeof workspace;
+  g = built(p, h100, 0);
+  assert_int_equal(int(g.classes.use), int(bwgemm::RowClassUse::kRowOperand));
+  assert_int_equal(g.scheduler.split_from, 66);
+  assert_int_equal(g.scheduler.pieces, 2);
+  assert_int_equal(g.scheduler.unit_count(), 126);
+  assert_ptr_equal(g.split.arrivals, workspace);
+  assert_int_equal(g.split.arrival_count, 30 * 2 * 2);
+  const bwgemm::TileSplitPlan plan = bwgemm::plan_tile_split(
+      96, 66, (g.depth + 63) / 64, bwgemm::sm90::tile_shape(0, bwgemm::DType::BF16));
+  assert_true(reinterpret_cast<uint8_t*>(g.split.partials) >= workspace + 30 * 2 * 2 * 4);
+  assert_true(reinterpret_cast<uint8_t*>(g.split.partials) +
+                  size_t(30 * 2 * 2 * 2) * 64 * 256 * 4 <=
+              workspace + plan.bytes);
+  GemmProblem small = p;
+  small.workspace_bytes = plan.bytes - 1;
+  GemmProblem misaligned = p;
+  misaligned.workspace = workspace + 16;
+  misaligned.workspace_bytes = sizeof workspace - 16;
+  for (const GemmProblem& q : {small, misaligned})
+    assert_int_equal(built(q, h100, 0).scheduler.pieces, 1);
+  const int half_columns = bwgemm::sm90::config_by_name("sm90_256x128x64_5stage_2cta");
+  assert_int_equal(built(p, h100, half_columns).scheduler.pieces, 1);
+  // 48 clusters: two full waves.
+  assert_int_equal(built(p, bwgemm::DeviceCaps{0, 9, 0, 96, 232448}, 0).scheduler.pieces, 1);
+}
+
 // The scheduler's column rotation (launch_params.h, batch_col_mask) as a
 // build chooses it for its device. 4097 x 4095 TN with minimal leading
 // dimensions on the 256 x 128 tiles the dispatcher gives it runs row classes
@@ -1189,6 +1242,7 @@ int main() {
       TEST(row_classes_take_gpt2_lm_head),
       TEST(a_build_rotates_only_batches_that_share_the_column_operand),
       TEST(row_windows_take_gpt2_weight_gradient),
+      TEST(a_build_splits_a_thin_last_wave_in_the_workspace),
       TEST(register_windows_read_a_by_class),
       TEST(ragged_edges_split_off_a_wave),
       TEST(unaligned_output_is_stored_by_threads),

@@ -5,8 +5,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernels/common/k_range.cuh"
 #include "kernels/common/tile_place.cuh"
 #include "kernels/common/tile_scheduler.h"
+#include "kernels/common/tile_split.h"
 #include "kernels/sm90/config.h"
 #include "support/cmocka_cxx.h"
 
@@ -315,6 +317,82 @@ void tile_indices_past_int32(void**) {
   assert_int_equal(g2.col_block, 1);
 }
 
+// Split tiles (tile_split.h): the units are the tiles before split_from,
+// then each split tile's pieces, every (tile, piece) once, and the pieces'
+// k shares cover the tile's k blocks once, in order.
+void split_tiles_are_units_of_pieces(void**) {
+  TileScheduler t = bwgemm::make_tile_scheduler(8192, 768, 1, 256, 256, 8);
+  assert_int_equal(t.tile_count(), 96);
+  assert_int_equal(t.unit_count(), 96);
+  t.split_from = 66;
+  t.pieces = 2;
+  assert_int_equal(t.unit_count(), 126);
+  for (const int32_t pieces : {2, 3, 4}) {
+    t.pieces = pieces;
+    std::vector<int> seen(size_t(96 * pieces), 0);
+    for (int64_t u = 0; u < t.unit_count(); ++u) {
+      const bwgemm::TileUnit unit = t.unit(u);
+      assert_true(unit.tile >= 0 && unit.tile < 96);
+      assert_int_equal(unit.pieces, unit.tile < 66 ? 1 : pieces);
+      assert_true(unit.piece >= 0 && unit.piece < unit.pieces);
+      ++seen[size_t(unit.tile * pieces + unit.piece)];
+    }
+    for (int64_t tile = 0; tile < 96; ++tile)
+      for (int32_t piece = 0; piece < pieces; ++piece)
+        assert_int_equal(seen[size_t(tile * pieces + piece)], tile < 66 && piece > 0 ? 0 : 1);
+  }
+  for (const int32_t k_blocks : {0, 1, 64, 65, 786, 787})
+    for (const int32_t pieces : {1, 2, 3, 4}) {
+      int32_t next = 0;
+      for (int32_t piece = 0; piece < pieces; ++piece) {
+        const bwgemm::KRange r = bwgemm::k_share(k_blocks, piece, pieces);
+        assert_int_equal(r.begin, next);
+        assert_true(r.count >= 0);
+        next = r.begin + r.count;
+      }
+      assert_int_equal(next, k_blocks);
+    }
+}
+
+// plan_tile_split: where the last wave holds at most half the clusters'
+// worth of tiles, in as many pieces as the clusters take (at most four, of
+// at least 32 k blocks each); its bytes within tile_split_room.
+void thin_last_waves_split_over_k(void**) {
+  bwgemm::TileShape shape{};
+  shape.cluster_size = 2;
+  shape.block_rows = 128;
+  shape.block_cols = 256;
+  shape.block_k = 64;
+  shape.split_tiles = true;
+  // GPT-2's input gradient: 96 tiles on 66 clusters, 786 k blocks.
+  bwgemm::TileSplitPlan p = bwgemm::plan_tile_split(96, 66, 786, shape);
+  assert_int_equal(p.split_from, 66);
+  assert_int_equal(p.pieces, 2);
+  // 30 tiles x 2 CTAs x 2 consumers: 120 counters (480 bytes, in 512), then
+  // 2 pieces of 64 x 256 fp32 each.
+  assert_int_equal(p.bytes, 512 + size_t{120} * 2 * 64 * 256 * 4);
+  assert_true(p.bytes <= bwgemm::tile_split_room(66, 786 * 64, shape));
+  // 16 tiles: four pieces; 9 tiles, 100 k blocks: three (32 blocks each).
+  assert_int_equal(bwgemm::plan_tile_split(16, 66, 128, shape).pieces, 4);
+  assert_int_equal(bwgemm::plan_tile_split(16, 66, 128, shape).split_from, 0);
+  assert_int_equal(bwgemm::plan_tile_split(9, 66, 100, shape).pieces, 3);
+  // None: full waves, a last wave over half full, too few k blocks, a
+  // shape that does not split.
+  assert_int_equal(bwgemm::plan_tile_split(132, 66, 786, shape).pieces, 1);
+  assert_int_equal(bwgemm::plan_tile_split(100, 66, 786, shape).pieces, 1);
+  assert_int_equal(bwgemm::plan_tile_split(96, 66, 63, shape).pieces, 1);
+  assert_int_equal(bwgemm::plan_tile_split(96, 66, 786, shape).bytes > 0, 1);
+  assert_int_equal(bwgemm::tile_split_room(66, 63 * 64, shape), 0);
+  for (int64_t tiles = 1; tiles <= 400; ++tiles) {
+    const bwgemm::TileSplitPlan q = bwgemm::plan_tile_split(tiles, 66, 200, shape);
+    assert_true(q.bytes <= bwgemm::tile_split_room(66, 200 * 64, shape));
+    assert_true((tiles - q.split_from) * q.pieces <= 66);
+  }
+  shape.split_tiles = false;
+  assert_int_equal(bwgemm::plan_tile_split(96, 66, 786, shape).pieces, 1);
+  assert_int_equal(bwgemm::tile_split_room(66, 786 * 64, shape), 0);
+}
+
 }  // namespace
 
 int main() {
@@ -327,6 +405,8 @@ int main() {
       cmocka_unit_test(groups_run_down_the_rows_and_snake_across_the_columns),
       cmocka_unit_test(a_small_order_written_out),
       cmocka_unit_test(tile_indices_past_int32),
+      cmocka_unit_test(split_tiles_are_units_of_pieces),
+      cmocka_unit_test(thin_last_waves_split_over_k),
   };
   return cmocka_run_group_tests_name("tile_scheduler", tests, nullptr, nullptr);
 }

@@ -61,7 +61,7 @@ const char* no_name(int) { return ""; }
 
 const KernelFamily kSm100 = {BWGEMM_PATH_SM100,    "sm100", true, sm100::runs_on, sm100::supports,
                              sm100::choose_config, no_name, 1,    no_launch,      nullptr,
-                             sm100::config_takes};
+                             sm100::config_takes,  nullptr};
 
 Plan plan_for(const DeviceCaps& c, const GemmProblem& p) {
   const KernelFamily* const families[] = {&kSm100};

@@ -549,7 +549,7 @@ void last_waves_split_off_by_columns(void**) {
   };
   bwgemm::sm90::GridSplit s;
   const auto split = [&](const GemmProblem& p, int config = 0) {
-    return bwgemm::sm90::plan_grid_split(p, caps, config, &s);
+    return bwgemm::sm90::plan_grid_split(p, caps, config, false, &s);
   };
   // 96 tiles (32 row blocks by 3) on 66 clusters: 512 columns fill a wave
   // (64 tiles); the other 256 make 64 half tiles, one wave at 0.70 speed:
@@ -557,6 +557,8 @@ void last_waves_split_off_by_columns(void**) {
   GemmProblem p = input_gradient(768, 50257);
   p.epilogue.bias = reinterpret_cast<const void*>(uintptr_t{1} << 44);
   p.epilogue.bias_type = F32;
+  // Where the whole grid splits its last wave over K instead, no columns.
+  assert_false(bwgemm::sm90::plan_grid_split(p, caps, 0, true, &s));
   assert_true(split(p));
   assert_int_equal(s.edge_config, half);
   assert_false(s.edge_may_decode);
@@ -596,11 +598,11 @@ void last_waves_split_off_by_columns(void**) {
   const DeviceCaps more{0, 9, 0, 240, 232448};
   p = input_gradient(768, 50257);
   p.sm_count_target = 132;
-  assert_true(bwgemm::sm90::plan_grid_split(p, more, 0, &s));
+  assert_true(bwgemm::sm90::plan_grid_split(p, more, 0, false, &s));
   assert_int_equal(s.parts.body.m, 512);
   for (int sms : {66, 96, 240}) {
     p.sm_count_target = sms;
-    assert_false(bwgemm::sm90::plan_grid_split(p, more, 0, &s));
+    assert_false(bwgemm::sm90::plan_grid_split(p, more, 0, false, &s));
   }
   // fp32 C and D: their rows move by 4 bytes an element, A's by 2.
   p = input_gradient(768, 50257);
@@ -629,7 +631,7 @@ void ragged_edges_split_before_last_waves(void**) {
   bwgemm::sm90::GridSplit s;
   for (int config : {0, bwgemm::sm90::config_by_name("sm90_256x256x64_3stage_2cta_windows")}) {
     const GemmProblem p = problem({4095, 4097, 4096, 1, BF16, BF16, 132, true});
-    assert_true(bwgemm::sm90::plan_grid_split(p, caps, config, &s));
+    assert_true(bwgemm::sm90::plan_grid_split(p, caps, config, false, &s));
     assert_int_equal(s.edge_config, edge);
     assert_true(s.edge_may_decode);
     assert_int_equal(s.parts.body.n, 4096);
@@ -638,7 +640,7 @@ void ragged_edges_split_before_last_waves(void**) {
   }
   // Aligned 4096^3: nothing to split.
   assert_false(bwgemm::sm90::plan_grid_split(problem({4096, 4096, 4096, 1, BF16, BF16, 132, true}),
-                                             caps, 0, &s));
+                                             caps, 0, false, &s));
 }
 
 // decode_edge_from_copy: NT and TT's ragged edge (one N-major column of
@@ -656,7 +658,7 @@ void n_major_edge_tokens_are_copied_for_the_decode_kernel(void**) {
   p.workspace = room;
   p.workspace_bytes = sizeof room;
   bwgemm::sm90::GridSplit s;
-  assert_true(bwgemm::sm90::plan_grid_split(p, caps, 0, &s));
+  assert_true(bwgemm::sm90::plan_grid_split(p, caps, 0, false, &s));
   const GemmProblem& edge = s.parts.edge;
   assert_int_equal(uintptr_t(edge.b), uintptr_t(p.b) + 2 * 4096);
   GemmProblem copied{};
