@@ -144,64 +144,61 @@ std::vector<GemmCase> edge_cases() {
   return cases;
 }
 
-// Last waves split off (src/kernels/sm90/policy.h, split_last_wave): 768 x
-// 8192 on configuration 0 makes 96 tiles of 256 x 256; on 132 SMs (66
-// clusters) cuBLAS's first 512 rows of D run on them and the other 256 on
-// 256 x 128 tiles, a launch of their own. NN with B's leading dimension odd
-// (read by row classes; NaN in B's padding), TN with fp32 output (the
-// forced kernel's configuration 0) and A aligned or not; beta != 0, device
-// scalars.
+// GPT-2's input gradient's shape, 768 x 8192 x k, on configuration 0's 256
+// x 256 tiles: 96 of them, on 132 SMs (66 clusters) a second wave of 30.
+// Variant 0: NN with B's leading dimension odd (read by row classes; NaN in
+// B's padding); 1: the same with fp32 output; 2 and 3: TN with fp32 output
+// (the forced kernel's configuration 0), A aligned or not. Case i's
+// alpha, beta and scalar mode rotate.
+GemmCase input_gradient_case(Elem ab, int variant, int i, int64_t k) {
+  GemmCase c;
+  c.ab = ab;
+  c.c = variant == 0 ? ab : Elem::F32;
+  c.ta = variant >= 2;
+  c.m = 768;
+  c.n = 8192;
+  c.k = k;
+  c.ld_align = variant == 2 ? 8 : 1;
+  c.nan_padding = !c.ta;
+  c.alpha = kAlphaBeta[i % 4][0] == 0 ? 1.0f : kAlphaBeta[i % 4][0];
+  c.beta = kAlphaBeta[i % 4][1];
+  c.device_scalars = i % 2;
+  return c;
+}
+
+// Last waves split off (src/kernels/sm90/policy.h, split_last_wave): below
+// k = 4096 (no split over K), cuBLAS's first 512 rows of D run on 256 x 256
+// tiles and the other 256 on 256 x 128 tiles, a launch of their own; beta
+// != 0, device scalars.
 std::vector<GemmCase> last_wave_cases() {
   std::vector<GemmCase> cases;
   int i = 0;
   for (Elem ab : kTypes)
-    for (int variant = 0; variant < 4; ++variant) {
-      GemmCase c;
-      c.ab = ab;
-      c.c = variant == 0 ? ab : Elem::F32;
-      c.ta = variant >= 2;
-      c.m = 768;
-      c.n = 8192;
-      c.k = 2049 + 2 * i;  // split from k = 2048 (kMinEdgeDepth); odd
-      c.ld_align = variant == 2 ? 8 : 1;
+    for (int variant = 0; variant < 4; ++variant, ++i) {
+      GemmCase c = input_gradient_case(ab, variant, i, 2049 + 2 * i);  // split from 2048; odd
       c.pad_b = c.ta ? 0 : 2 * ((i / 4) % 2);
-      c.nan_padding = !c.ta;
-      c.alpha = kAlphaBeta[i % 4][0] == 0 ? 1.0f : kAlphaBeta[i % 4][0];
-      c.beta = kAlphaBeta[i % 4][1];
-      c.device_scalars = i % 2;
       cases.push_back(c);
-      ++i;
     }
   return cases;
 }
 
 // Last waves split over K (src/kernels/common/tile_split.h), where the
-// stream's workspace holds the pieces' partials: 768 x 8192 x >= 8191 on
-// configuration 0 makes 96 tiles of 256 x 256, and on 132 SMs (66 clusters)
-// the last 30 run as two pieces each; NN with B's leading dimension odd
-// (row classes, NaN in B's padding: only the first piece zeroes the rows'
-// heads), fp32 output; TN 512 x 2048 x 8192 makes 16 tiles, four pieces
-// each. beta != 0, device scalars.
+// stream's workspace holds the pieces' partials: at k >= 4096 the 30 tiles
+// of the second wave run as two pieces each (only the first piece zeroes
+// the row classes' heads); TN 512 x 2048 x 8192 makes 16 tiles, four pieces
+// each.
 std::vector<GemmCase> tile_split_cases() {
   std::vector<GemmCase> cases;
   int i = 0;
-  for (Elem ab : kTypes)
-    for (int variant = 0; variant < 3; ++variant) {
-      GemmCase c;
-      c.ab = ab;
-      c.c = variant == 1 ? Elem::F32 : ab;
-      c.ta = variant == 2;
-      c.m = variant == 2 ? 512 : 768;
-      c.n = variant == 2 ? 2048 : 8192;
-      c.k = variant == 2 ? 8192 : 8191 + 2 * i;
-      c.ld_align = variant == 2 ? 8 : 1;
-      c.nan_padding = !c.ta;
-      c.alpha = kAlphaBeta[i % 4][0] == 0 ? 1.0f : kAlphaBeta[i % 4][0];
-      c.beta = kAlphaBeta[i % 4][1];
-      c.device_scalars = i % 2;
-      cases.push_back(c);
-      ++i;
-    }
+  for (Elem ab : kTypes) {
+    for (int variant = 0; variant < 3; ++variant, ++i)
+      cases.push_back(input_gradient_case(ab, variant, i, 8191 + 2 * i));
+    GemmCase c = input_gradient_case(ab, 2, i++, 8192);
+    c.c = ab;
+    c.m = 512;
+    c.n = 2048;
+    cases.push_back(c);
+  }
   return cases;
 }
 
