@@ -56,8 +56,10 @@ uint8_t* operand_workspace(const GemmProblem& p, size_t needed, size_t wanted, s
 // matrix, k at least kMinEdgeDepth: ragged_edge.h), the stream's holds room
 // for a K-major copy of kMaxTransposedColumns of op(B)'s columns, the edge's
 // tokens (sm90/family.cpp), and at least the family's room for the launch
-// (KernelFamily::workspace_room).
-bool pack_unaddressable_operands(GemmProblem* p, const Plan& plan, const DeviceCaps& caps) {
+// (KernelFamily::workspace_room). Where nothing is copied, that room may be
+// the captured graph's own (*graph_room, freed after the launch).
+bool pack_unaddressable_operands(GemmProblem* p, const Plan& plan, const DeviceCaps& caps,
+                                 void** graph_room) {
   if (p->k == 0) return true;  // no operand is read
   const Matrix16 a = operand(p->a, p->trans_a, p->m, p->k, p->lda, p->stride_a, p->batch);
   const Matrix16 b = operand(p->b, p->trans_b, p->k, p->n, p->ldb, p->stride_b, p->batch);
@@ -70,12 +72,14 @@ bool pack_unaddressable_operands(GemmProblem* p, const Plan& plan, const DeviceC
   if (!pack_a && !pack_b) {
     // Optional: without it (in a capture, past the ceiling) the launch runs
     // as it would have, with the caller's workspace if any.
-    size_t bytes;
-    if (launch_room > 0)
-      if (uint8_t* room = operand_workspace(*p, launch_room, launch_room, &bytes)) {
-        p->workspace = room;
-        p->workspace_bytes = bytes;
-      }
+    if (launch_room == 0) return true;
+    size_t bytes = launch_room;
+    void* room = operand_workspace(*p, launch_room, launch_room, &bytes);
+    if (room == nullptr) room = *graph_room = graph_workspace(p->stream, launch_room);
+    if (room != nullptr) {
+      p->workspace = room;
+      p->workspace_bytes = bytes;
+    }
     return true;
   }
   if (!p->alpha.on_device && p->alpha.value == 0.0f) return false;
@@ -124,9 +128,12 @@ LaunchResult launch_planned(const Plan& plan, const GemmProblem& problem, const 
     }
   }
   GemmProblem p = problem;
-  if (!pack_unaddressable_operands(&p, plan, caps))
+  void* graph_room = nullptr;
+  if (!pack_unaddressable_operands(&p, plan, caps, &graph_room))
     return {LaunchStatus::kForward, BWGEMM_REASON_UNSUPPORTED_LAYOUT};
-  return family.launch(p, caps, plan.config, error_flag);
+  const LaunchResult launched = family.launch(p, caps, plan.config, error_flag);
+  if (graph_room != nullptr) release_graph_workspace(graph_room, p.stream);
+  return launched;
 }
 
 }  // namespace bwgemm

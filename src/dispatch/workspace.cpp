@@ -58,4 +58,14 @@ void* stream_workspace(cudaStream_t stream, size_t bytes) {
   return fresh;
 }
 
+void* graph_workspace(cudaStream_t stream, size_t bytes) {
+  if (stream_capturing(stream) != 1) return nullptr;
+  void* room = nullptr;
+  return cudaMallocAsync(&room, bytes, stream) == cudaSuccess ? room : nullptr;
+}
+
+void release_graph_workspace(void* workspace, cudaStream_t stream) {
+  cudaFreeAsync(workspace, stream);
+}
+
 }  // namespace bwgemm

@@ -441,6 +441,9 @@ int run_graph() {
   int failed = 0, runs = 0;
   std::vector<GemmCase> cases = small_cases();
   for (const GemmCase& d : decode_cases()) cases.push_back(d);
+  // A last wave split over K, on the captured graph's own room
+  // (dispatch/workspace.h): the same bits as the eager split.
+  cases.push_back(tile_split_cases().back());
   for (const GemmCase& c : cases) {
     std::printf("graph: %s\n", describe(c).c_str());
     std::fflush(stdout);

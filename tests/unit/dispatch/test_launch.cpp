@@ -245,9 +245,10 @@ void no_room_is_taken_where_no_edge_is_cut(void**) {
 
 // A family that asks for room for its launch (KernelFamily::workspace_room:
 // the sm90 family's last waves split over K) gets the stream's workspace
-// where no operand is copied, the caller's where it holds the room, and
-// none where neither can be had (the launch then runs without); after
-// copies, the larger of its room and an edge's.
+// where no operand is copied, the caller's where it holds the room, inside
+// a capture the graph's own (released after the launch), and none where
+// none can be had (the launch then runs without); after copies, the larger
+// of its room and an edge's.
 constexpr size_t kLaunchRoom = 4096;
 size_t launch_room(const GemmProblem&, const bwgemm::DeviceCaps&, int) { return kLaunchRoom; }
 
@@ -271,6 +272,17 @@ void a_familys_launch_room_is_offered(void**) {
   assert_int_equal(int(launch_with_room(p).status), int(LaunchStatus::kEnqueued));
   assert_null(fake::record(0).last_problem.workspace);
   assert_int_equal(fake::record(0).last_problem.workspace_bytes, 0);
+  assert_int_equal(fake::graph_workspace_releases(), 0);
+
+  fake::reset_pack();  // in a capture: the graph's, released once launched
+  fake::set_capturing(true);
+  assert_int_equal(int(launch_with_room(p).status), int(LaunchStatus::kEnqueued));
+  assert_ptr_equal(fake::record(0).last_problem.workspace, fake::graph_workspace_base());
+  assert_int_equal(fake::record(0).last_problem.workspace_bytes, kLaunchRoom);
+  assert_int_equal(fake::graph_workspace_releases(), 1);
+  // ... not where an operand is copied (the call goes to cuBLAS).
+  assert_int_equal(int(launch_with_room(odd_ldb()).status), int(LaunchStatus::kForward));
+  assert_int_equal(fake::graph_workspace_releases(), 1);
 
   alignas(256) static uint8_t lent[2 * kLaunchRoom];  // the caller's holds it
   p.workspace = lent;

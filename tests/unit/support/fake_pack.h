@@ -25,5 +25,10 @@ const std::vector<PackCall>& pack_calls();
 const std::vector<size_t>& workspace_requests();
 // The start of the workspace handed out.
 const void* workspace_base();
+// Inside a capture (reset_pack ends it): stream_workspace() hands out none,
+// graph_workspace() its own buffer, whose releases are counted.
+void set_capturing(bool capturing);
+const void* graph_workspace_base();
+int graph_workspace_releases();
 
 }  // namespace fake
