@@ -41,7 +41,7 @@ void* stream_workspace(cudaStream_t, size_t bytes) {
 
 void* graph_workspace(cudaStream_t, size_t bytes) {
   return fake::g_capturing && bytes <= sizeof fake::g_graph_workspace ? fake::g_graph_workspace
-                                                                        : nullptr;
+                                                                      : nullptr;
 }
 
 void release_graph_workspace(void* workspace, cudaStream_t) {
