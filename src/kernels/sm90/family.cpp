@@ -24,16 +24,6 @@ namespace {
 static_assert(decode::kMaxTokens <= kMaxTransposedColumns,
               "dispatch's room after an N-major B holds a decode edge's tokens");
 
-// A grid split in two launches (policy.h, plan_grid_split), the body first.
-// A thin remainder of up to decode::kMaxTokens rows is a decode GEMM: the
-// decode kernel streams A over every SM, where 64 x 128 tiles leave most SMs
-// idle (4095x4097x4096 TN on an H200: 0.79-0.80x -> 0.84-0.85x cuBLAS's
-// throughput on 4096^3; after the body rather than before it, +0.7 %:
-// docs/perf.md v22); NT and TT's N-major tokens through a K-major copy in
-// the workspace dispatch leaves after its operand copies (4095x4097x4096:
-// 3.6 us copy + 11 us against 22 us on 64 x 128 tiles, docs/perf.md v29). Both parts are built
-// before either is enqueued: the edge's configuration may not read every operand the body's reads
-// in place (a B read through row windows), and a part that cannot be built leaves the call whole.
 // Whether `config`'s grid for the whole of `p` splits its last wave's tiles
 // over K (tile_split.h: where the problem's workspace holds their partials).
 bool splits_tiles(const GemmProblem& p, const DeviceCaps& caps, int config, ErrorFlag error_flag) {
@@ -45,6 +35,16 @@ bool splits_tiles(const GemmProblem& p, const DeviceCaps& caps, int config, Erro
          params.scheduler.pieces > 1;
 }
 
+// A grid split in two launches (policy.h, plan_grid_split), the body first.
+// A thin remainder of up to decode::kMaxTokens rows is a decode GEMM: the
+// decode kernel streams A over every SM, where 64 x 128 tiles leave most SMs
+// idle (4095x4097x4096 TN on an H200: 0.79-0.80x -> 0.84-0.85x cuBLAS's
+// throughput on 4096^3; after the body rather than before it, +0.7 %:
+// docs/perf.md v22); NT and TT's N-major tokens through a K-major copy in
+// the workspace dispatch leaves after its operand copies (4095x4097x4096:
+// 3.6 us copy + 11 us against 22 us on 64 x 128 tiles, docs/perf.md v29). Both parts are built
+// before either is enqueued: the edge's configuration may not read every operand the body's reads
+// in place (a B read through row windows), and a part that cannot be built leaves the call whole.
 bool launch_split(const GemmProblem& p, const DeviceCaps& caps, int config, ErrorFlag error_flag,
                   LaunchResult* out) {
   GridSplit split;
@@ -97,9 +97,8 @@ LaunchResult launch(const GemmProblem& p, const DeviceCaps& caps, int config,
 // Room for the partials of a last wave split over K (tile_split.h).
 size_t workspace_room(const GemmProblem& p, const DeviceCaps& caps, int config) {
   if (config < 0 || config >= kConfigCount) return 0;
-  const int sms = p.sm_count_target > 0 && p.sm_count_target < caps.sm_count ? p.sm_count_target
-                                                                             : caps.sm_count;
-  return tile_split_room(sms / kShapes[config].cluster_size, p.k, tile_shape(config, p.c_type));
+  return tile_split_room(target_sms(p, caps) / kShapes[config].cluster_size, p.k,
+                         tile_shape(config, p.c_type));
 }
 
 }  // namespace

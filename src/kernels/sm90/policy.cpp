@@ -161,13 +161,6 @@ constexpr Row kRows[] = {
 
 bool in(int64_t v, int64_t lo, int64_t hi) { return v >= lo && (hi == 0 || v <= hi); }
 
-// The SMs a persistent grid may use: the device's, or the handle's SM count
-// target where that is smaller.
-int target_sms(const GemmProblem& p, const DeviceCaps& caps) {
-  return p.sm_count_target > 0 && p.sm_count_target < caps.sm_count ? p.sm_count_target
-                                                                    : caps.sm_count;
-}
-
 // The decode kernel (kernels/decode/: mma.sync on 16-byte loads, no staging)
 // against cuBLAS, bf16 and fp16, weights rotated past the L2, CUDA graph of
 // back-to-back calls (bwgemm-bench --suite decode). TN (docs/perf.md v11, an
@@ -261,6 +254,11 @@ bool split_last_wave(const GemmProblem& p, int64_t clusters, EdgeSplit* out) {
 }
 
 }  // namespace
+
+int target_sms(const GemmProblem& p, const DeviceCaps& caps) {
+  return p.sm_count_target > 0 && p.sm_count_target < caps.sm_count ? p.sm_count_target
+                                                                    : caps.sm_count;
+}
 
 ConfigChoice select_config(const GemmProblem& p, const DeviceCaps& caps) {
   const bool operands_aligned =

@@ -12,6 +12,10 @@
 
 namespace bwgemm::sm90 {
 
+// The SMs a persistent grid may use: the device's, or the handle's SM count
+// target where that is smaller.
+int target_sms(const GemmProblem& p, const DeviceCaps& caps);
+
 // The configuration is an index into config.h's kShapes; -1: cuBLAS.
 ConfigChoice select_config(const GemmProblem& p, const DeviceCaps& caps);
 
